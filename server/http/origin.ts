@@ -1,0 +1,48 @@
+/**
+ * Website-list matching. An entry is a host, optionally with a port (`example.com`,
+ * `localhost:8787`), or `*.example.com` for any subdomain (not the bare domain). A request's
+ * Origin matches when its host, and its port where the entry names one, are equal to the
+ * entry's; the scheme may be http or https. `Origin: null` and anything unparsable never match.
+ */
+export function originAllowed(origin: string | undefined, websites: readonly string[]): boolean {
+  const parsed = parseOrigin(origin);
+  if (!parsed) return false;
+  return websites.some((entry) => entryMatches(entry.trim().toLowerCase(), parsed));
+}
+
+interface ParsedOrigin {
+  host: string;
+  port: string;
+}
+
+function parseOrigin(origin: string | undefined): ParsedOrigin | undefined {
+  if (!origin || origin === 'null') return undefined;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  // An Origin is exactly scheme://host[:port]; anything more (path, user info) is not a browser's.
+  if (url.origin !== origin.toLowerCase().replace(/\/$/, '') || url.username || url.password) return undefined;
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return { host: url.hostname, port };
+}
+
+function entryMatches(entry: string, origin: ParsedOrigin): boolean {
+  const parsed = parseEntry(entry);
+  if (!parsed) return false;
+  if (parsed.port !== undefined && parsed.port !== origin.port) return false;
+  if (parsed.wildcard) return origin.host.endsWith(`.${parsed.host}`) && origin.host.length > parsed.host.length + 1;
+  return origin.host === parsed.host;
+}
+
+/** Splits `*.host:port` into its parts; returns undefined for an entry that is not a host. */
+export function parseEntry(entry: string): { host: string; port?: string; wildcard: boolean } | undefined {
+  const match = /^(\*\.)?([a-z0-9.-]+|\[[0-9a-f:]+\])(?::(\d{1,5}))?$/.exec(entry.toLowerCase());
+  if (!match) return undefined;
+  const host = match[2]!;
+  if (host.startsWith('.') || host.endsWith('.') || host.includes('..')) return undefined;
+  return { wildcard: Boolean(match[1]), host, port: match[3] };
+}

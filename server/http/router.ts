@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ID_PATTERN } from '../../wire/contract.js';
+import type { AppContext } from '../app.js';
+import { HttpError } from './errors.js';
+
+/** Who may call a route; decides CORS and which credentials are looked at. */
+export type RouteKind = 'management' | 'widget' | 'admin' | 'public';
+
+export interface RouteContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: Record<string, string>;
+  app: AppContext;
+  /** Aborted when the client goes away before the response has finished. */
+  signal: AbortSignal;
+}
+
+/** What a handler returns; `undefined` means it wrote the response itself (streams, files). */
+export interface Reply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (context: RouteContext) => Promise<Reply | void> | Reply | void;
+
+export interface Route {
+  method: string;
+  /** OpenAPI-style template, e.g. `/api/v1/{organisation}/sources/{source}/pages`. */
+  path: string;
+  kind: RouteKind;
+  handler: Handler;
+}
+
+interface CompiledRoute extends Route {
+  pattern: RegExp;
+  names: string[];
+}
+
+/** Paths whose parameters are opaque ids; anything else in such a segment is simply not found. */
+export class Router {
+  private readonly compiled: CompiledRoute[] = [];
+
+  constructor(readonly routes: Route[]) {
+    for (const route of routes) {
+      const names: string[] = [];
+      const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+      this.compiled.push({ ...route, names, pattern: new RegExp(`^${source}$`) });
+    }
+  }
+
+  /** Finds the route for a method and path; throws 404 or 405 (with `Allow`) when there is none. */
+  match(method: string, pathname: string): { route: Route; params: Record<string, string> } {
+    const allowed = new Set<string>();
+    let pathMatched = false;
+    for (const route of this.compiled) {
+      const found = route.pattern.exec(pathname);
+      if (!found) continue;
+      const params: Record<string, string> = {};
+      let valid = true;
+      route.names.forEach((name, index) => {
+        let value: string;
+        try {
+          value = decodeURIComponent(found[index + 1]!);
+        } catch {
+          value = '';
+        }
+        if (!ID_PATTERN.test(value)) valid = false;
+        params[name] = value;
+      });
+      if (!valid) continue;
+      pathMatched = true;
+      if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params };
+      allowed.add(route.method);
+    }
+    if (pathMatched && allowed.size > 0) {
+      if (allowed.has('GET')) allowed.add('HEAD');
+      const allow = [...allowed, 'OPTIONS'].join(', ');
+      throw new HttpError('method_not_allowed', `Use one of: ${allow}.`, { Allow: allow });
+    }
+    throw new HttpError('not_found', 'No such route.');
+  }
+
+  /** Methods served at a path, for preflight answers. */
+  methodsFor(pathname: string): string[] {
+    return this.compiled.filter((route) => route.pattern.test(pathname)).map((route) => route.method);
+  }
+
+  kindOf(pathname: string): RouteKind | undefined {
+    return this.compiled.find((route) => route.pattern.test(pathname))?.kind;
+  }
+}

@@ -1,0 +1,10 @@
+import type { Route } from '../http/router.js';
+import { adminRoutes } from './admin.js';
+import { configRoutes } from './config.js';
+import { healthRoutes } from './health.js';
+import { meRoutes } from './me.js';
+import { openapiRoutes } from './openapi.js';
+import { pageRoutes } from './pages.js';
+
+/** Every route the server answers; the OpenAPI document is kept in step with this list by a test. */
+export const routes: Route[] = [...healthRoutes, ...openapiRoutes, ...meRoutes, ...pageRoutes, ...configRoutes, ...adminRoutes];

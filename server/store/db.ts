@@ -1,0 +1,86 @@
+/**
+ * One SQL dialect, two connections: PGlite (embedded, a directory or memory) by default,
+ * PostgreSQL through `pg` when a database URL is given. Everything above this file speaks
+ * plain PostgreSQL SQL with `$1` parameters and never knows which one it has.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Pool } from 'pg';
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** A PostgreSQL URL; when set, the embedded database is not used. */
+  databaseUrl?: string;
+  /** Directory of the embedded database, or `memory`. */
+  dataDir?: string;
+}
+
+export async function openDb(options: DbOptions): Promise<Db> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir ?? './.assist-data');
+}
+
+async function openPglite(dataDir: string): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { fuzzystrmatch } = await import('@electric-sql/pglite/contrib/fuzzystrmatch');
+  const inMemory = dataDir === 'memory';
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { pg_trgm, fuzzystrmatch } });
+  const run = async <T>(target: { query: typeof pglite.query }, sql: string, params?: unknown[]) =>
+    (await target.query<T>(sql, params as unknown[] | undefined)).rows;
+  return {
+    kind: 'pglite',
+    query: (sql, params) => run(pglite, sql, params),
+    exec: async (sql) => void (await pglite.exec(sql)),
+    transaction: (work) =>
+      pglite.transaction((tx) =>
+        work({ query: (sql, params) => run(tx, sql, params), exec: async (sql) => void (await tx.exec(sql)) }),
+      ),
+    close: () => pglite.close(),
+  };
+}
+
+async function openPostgres(databaseUrl: string): Promise<Db> {
+  const { default: pg } = await import('pg');
+  // Return bigint counts and timestamps as strings/ISO, the same as PGlite hands them back.
+  pg.types.setTypeParser(20, (value: string) => Number(value));
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle client's connection error must not take the process down; the next query reconnects.
+  pool.on('error', () => {});
+  const run = async <T>(target: { query: Pool['query'] }, sql: string, params?: unknown[]) =>
+    (await target.query(sql, params as unknown[] | undefined)).rows as T[];
+  return {
+    kind: 'postgres',
+    query: (sql, params) => run(pool, sql, params),
+    exec: async (sql) => void (await pool.query(sql)),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({
+          query: (sql, params) => run(client as unknown as Pool, sql, params),
+          exec: async (sql) => void (await client.query(sql)),
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

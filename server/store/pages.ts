@@ -1,0 +1,226 @@
+/** Pages of a source: the management API's list, get, create, patch and delete. */
+import { LIMITS, PAGE_FORMATS, type Page, type PageFormat, type PageList } from '../../wire/contract.js';
+import { HttpError, badRequest, notFound } from '../http/errors.js';
+import { optionalFlatObject, optionalString, requireHttpUrl, requireOneOf, requireString, type Body } from '../http/validate.js';
+import { indexPage } from '../search/indexer.js';
+import type { Db, Queryable } from './db.js';
+import { htmlTitle, normaliseContent } from './content.js';
+import { generateId } from './secrets.js';
+
+interface PageRow {
+  seq: number;
+  id: string;
+  organisationId: string;
+  sourceId: string;
+  url: string;
+  title: string;
+  language: string | null;
+  metadata: Record<string, string | number | boolean | null> | null;
+  format: PageFormat;
+  content: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const COLUMNS = `seq, id, organisation_id AS "organisationId", source_id AS "sourceId", url, title, language, metadata,
+  format, content, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+export function toWirePage(row: PageRow, withContent: boolean): Page {
+  const page: Page = {
+    id: row.id,
+    source: row.sourceId,
+    url: row.url,
+    title: row.title,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+  if (row.language) page.language = row.language;
+  if (row.metadata) page.metadata = row.metadata;
+  if (withContent) page.content = row.content;
+  return page;
+}
+
+/** Cursors are opaque to callers: the last listed page's position, so inserts and deletes never shift a listing. */
+function encodeCursor(seq: number): string {
+  return Buffer.from(`s${seq}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const decoded = Buffer.from(cursor, 'base64url').toString();
+  const match = /^s(\d{1,15})$/.exec(decoded);
+  if (!match) throw badRequest('`cursor` is not a cursor this API returned.');
+  return Number(match[1]);
+}
+
+export async function listPages(db: Queryable, organisationId: string, sourceId: string, query: URLSearchParams): Promise<PageList> {
+  const limitText = query.get('limit');
+  let limit: number = LIMITS.pageListDefault;
+  if (limitText !== null) {
+    if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > LIMITS.pageListMax) {
+      throw badRequest(`\`limit\` must be a whole number from 1 to ${LIMITS.pageListMax}.`);
+    }
+    limit = Number(limitText);
+  }
+  const cursor = query.get('cursor');
+  const after = cursor ? decodeCursor(cursor) : 0;
+  const rows = await db.query<PageRow>(
+    `SELECT ${COLUMNS} FROM pages WHERE organisation_id = $1 AND source_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
+    [organisationId, sourceId, after, limit + 1],
+  );
+  const pages = rows.slice(0, limit);
+  const nextCursor = rows.length > limit ? encodeCursor(Number(pages[pages.length - 1]!.seq)) : null;
+  return { pages: pages.map((row) => toWirePage(row, false)), nextCursor };
+}
+
+export async function getPage(db: Queryable, organisationId: string, sourceId: string, pageId: string): Promise<Page> {
+  return toWirePage(await requirePage(db, organisationId, sourceId, pageId), true);
+}
+
+async function requirePage(db: Queryable, organisationId: string, sourceId: string, pageId: string): Promise<PageRow> {
+  const [row] = await db.query<PageRow>(`SELECT ${COLUMNS} FROM pages WHERE organisation_id = $1 AND source_id = $2 AND id = $3`, [
+    organisationId,
+    sourceId,
+    pageId,
+  ]);
+  if (!row) throw notFound(`page "${pageId}"`);
+  return row;
+}
+
+interface PageFields {
+  url: string;
+  title: string;
+  content: string;
+  format: PageFormat;
+  language: string | null;
+  metadata: Record<string, string | number | boolean | null> | null;
+}
+
+const LANGUAGE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+/** Reads a page write body; with `partial`, only the fields present are required to be valid. */
+function readPageFields(body: Body, partial: boolean): Partial<PageFields> {
+  const fields: Partial<PageFields> = {};
+  if (!partial || body.url !== undefined) fields.url = requireHttpUrl(body, 'url');
+  if (body.format !== undefined || !partial) fields.format = requireOneOf<PageFormat>(body, 'format', PAGE_FORMATS, 'markdown');
+  if (!partial || body.content !== undefined) fields.content = requireString(body, 'content', { max: LIMITS.pageWrite, allowEmpty: true });
+  const title = optionalString(body, 'title', { max: 1000 });
+  if (title !== undefined) {
+    if (!title.trim()) throw badRequest('`title` must not be empty.');
+    fields.title = title.trim();
+  }
+  if (body.language !== undefined) {
+    if (body.language === null) fields.language = null;
+    else {
+      const language = requireString(body, 'language', { max: 35 });
+      if (!LANGUAGE_PATTERN.test(language)) throw badRequest('`language` must be a language tag like en or pt-BR.');
+      fields.language = language;
+    }
+  }
+  if (body.metadata !== undefined) fields.metadata = body.metadata === null ? null : optionalFlatObject(body, 'metadata')!;
+  return fields;
+}
+
+/** A missing title is taken from HTML, then from the first heading, then from the URL. */
+function deriveTitle(fields: Partial<PageFields>, rawContent: string): string {
+  if (fields.title) return fields.title;
+  const fromHtml = fields.format === 'html' ? htmlTitle(rawContent) : undefined;
+  const fromHeading = /^#{1,6}\s+(.+)$/m.exec(fields.content ?? '')?.[1]?.trim();
+  return fromHtml ?? fromHeading ?? fields.url ?? 'Untitled';
+}
+
+export async function createPage(db: Db, organisationId: string, sourceId: string, body: Body): Promise<Page> {
+  const fields = readPageFields(body, false);
+  const raw = fields.content!;
+  fields.content = normaliseContent(fields.format!, raw);
+  const title = deriveTitle(fields, raw);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.query<{ id: string }>('SELECT id FROM pages WHERE organisation_id = $1 AND source_id = $2 AND url = $3', [
+      organisationId,
+      sourceId,
+      fields.url,
+    ]);
+    if (existing) throw new HttpError('conflict', 'A page with that url exists already in this source.', {}, { pageId: existing.id });
+    const [row] = await tx.query<PageRow>(
+      `INSERT INTO pages (id, organisation_id, source_id, url, title, language, metadata, format, content)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+      [generateId('p_'), organisationId, sourceId, fields.url, title, fields.language ?? null, fields.metadata ? JSON.stringify(fields.metadata) : null, fields.format, fields.content],
+    );
+    await indexPage(tx, row!);
+    return toWirePage(row!, true);
+  }).catch(rethrowUrlConflict);
+}
+
+export async function updatePage(db: Db, organisationId: string, sourceId: string, pageId: string, body: Body): Promise<Page> {
+  const fields = readPageFields(body, true);
+  return db.transaction(async (tx) => {
+    const current = await requirePage(tx, organisationId, sourceId, pageId);
+    const format = fields.format ?? current.format;
+    if (fields.content !== undefined) fields.content = normaliseContent(format, fields.content);
+    if (fields.url !== undefined && fields.url !== current.url) {
+      const [clash] = await tx.query<{ id: string }>('SELECT id FROM pages WHERE organisation_id = $1 AND source_id = $2 AND url = $3', [
+        organisationId,
+        sourceId,
+        fields.url,
+      ]);
+      if (clash) throw new HttpError('conflict', 'A page with that url exists already in this source.', {}, { pageId: clash.id });
+    }
+    const next = {
+      url: fields.url ?? current.url,
+      title: fields.title ?? current.title,
+      language: fields.language !== undefined ? fields.language : current.language,
+      metadata: fields.metadata !== undefined ? fields.metadata : current.metadata,
+      content: fields.content ?? current.content,
+    };
+    const [row] = await tx.query<PageRow>(
+      `UPDATE pages SET url = $4, title = $5, language = $6, metadata = $7, format = $8, content = $9, updated_at = now()
+        WHERE organisation_id = $1 AND source_id = $2 AND id = $3 RETURNING ${COLUMNS}`,
+      [organisationId, sourceId, pageId, next.url, next.title, next.language, next.metadata ? JSON.stringify(next.metadata) : null, format, next.content],
+    );
+    await indexPage(tx, row!);
+    return toWirePage(row!, true);
+  }).catch(rethrowUrlConflict);
+}
+
+export async function deletePage(db: Db, organisationId: string, sourceId: string, pageId: string): Promise<void> {
+  const rows = await db.query('DELETE FROM pages WHERE organisation_id = $1 AND source_id = $2 AND id = $3 RETURNING id', [
+    organisationId,
+    sourceId,
+    pageId,
+  ]);
+  if (rows.length === 0) throw notFound(`page "${pageId}"`);
+}
+
+/** Two writers racing on one url: the loser gets the contract's 409, not a database error. */
+function rethrowUrlConflict(error: unknown): never {
+  if ((error as { code?: string })?.code === '23505') {
+    throw new HttpError('conflict', 'A page with that url exists already in this source.');
+  }
+  throw error;
+}
+
+/** Creates or updates the page at `url` so it holds exactly `body`; used by fixtures and ingestion. */
+export async function upsertPageByUrl(db: Db, organisationId: string, sourceId: string, body: Body): Promise<{ page: Page; changed: boolean }> {
+  const url = requireHttpUrl(body, 'url');
+  const [existing] = await db.query<PageRow>(`SELECT ${COLUMNS} FROM pages WHERE organisation_id = $1 AND source_id = $2 AND url = $3`, [
+    organisationId,
+    sourceId,
+    url,
+  ]);
+  if (!existing) return { page: await createPage(db, organisationId, sourceId, body), changed: true };
+  const fields = readPageFields(body, false);
+  const content = normaliseContent(fields.format!, fields.content!);
+  const title = deriveTitle(fields, fields.content!);
+  const same =
+    existing.content === content &&
+    existing.title === title &&
+    (existing.language ?? null) === (fields.language ?? null) &&
+    JSON.stringify(existing.metadata ?? null) === JSON.stringify(fields.metadata ?? null);
+  if (same) return { page: toWirePage(existing, false), changed: false };
+  const page = await updatePage(db, organisationId, sourceId, existing.id, {
+    ...body,
+    title,
+    language: fields.language ?? null,
+    metadata: fields.metadata ?? null,
+  });
+  return { page, changed: true };
+}

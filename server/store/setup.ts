@@ -1,0 +1,324 @@
+/**
+ * The dashboard's jobs: organisations, sources, widgets, API keys, credits and preview
+ * tokens. One implementation serves the command line, the admin HTTP API and fixture files,
+ * so all three validate the same way and store secrets the same way (hashes only).
+ */
+import {
+  LOCALES,
+  PERMISSIONS,
+  PLANS,
+  THEMES,
+  VARIANTS,
+  WIDGET_TYPES,
+  type Permission,
+  type Plan,
+  type WidgetConfig,
+  type WidgetType,
+} from '../../wire/contract.js';
+import { HttpError, badRequest, notFound } from '../http/errors.js';
+import { parseEntry } from '../http/origin.js';
+import {
+  optionalBoolean,
+  optionalInteger,
+  optionalString,
+  optionalStringArray,
+  requireId,
+  requireOneOf,
+  requireString,
+  requireStringArray,
+  type Body,
+} from '../http/validate.js';
+import type { Db, Queryable } from './db.js';
+import { findOrganisation, findWidget } from './records.js';
+import { generateId, generateSecret, hashSecret } from './secrets.js';
+
+export const PREVIEW_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export async function createOrganisation(db: Queryable, input: Body) {
+  const id = requireId(input.id, 'id');
+  const name = optionalString(input, 'name', { max: 200 }) ?? id;
+  const plan = requireOneOf<Plan>(input, 'plan', PLANS, 'free');
+  const credits = optionalInteger(input, 'credits', 0, 1_000_000_000) ?? 0;
+  const rows = await db.query(
+    'INSERT INTO organisations (id, name, plan, credits) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id',
+    [id, name, plan, credits],
+  );
+  if (rows.length === 0) throw new HttpError('conflict', `The organisation "${id}" exists already.`);
+  return { id, name, plan, credits };
+}
+
+/** Changes an organisation's name, plan or credits; only what is given changes. */
+export async function updateOrganisation(db: Queryable, organisationId: string, input: Body) {
+  const organisation = await requireOrganisation(db, organisationId);
+  const name = optionalString(input, 'name', { max: 200 }) ?? organisation.name;
+  const plan = input.plan === undefined ? organisation.plan : requireOneOf<Plan>(input, 'plan', PLANS);
+  const credits = optionalInteger(input, 'credits', 0, 1_000_000_000) ?? organisation.credits;
+  await db.query('UPDATE organisations SET name = $2, plan = $3, credits = $4 WHERE id = $1', [organisationId, name, plan, credits]);
+  return { id: organisationId, name, plan, credits };
+}
+
+export async function createSource(db: Queryable, organisationId: string, input: Body) {
+  await requireOrganisation(db, organisationId);
+  const id = requireId(input.id, 'id');
+  const name = optionalString(input, 'name', { max: 200 }) ?? id;
+  const rows = await db.query(
+    'INSERT INTO sources (organisation_id, id, name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id',
+    [organisationId, id, name],
+  );
+  if (rows.length === 0) throw new HttpError('conflict', `The source "${id}" exists already.`);
+  return { id, name };
+}
+
+const CONFIG_FIELDS = [
+  'variant', 'accent_light', 'accent_dark', 'theme', 'branding', 'summary', 'speech_input',
+  'placeholder', 'greeting', 'avatar', 'debounce', 'default_language',
+] as const;
+
+/** Checks a widget's `config` object: only spec 2.4's settable fields, each of its type. */
+export function validateWidgetConfig(type: WidgetType, value: unknown): Partial<WidgetConfig> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest('`config` must be an object.');
+  const input = value as Body;
+  for (const field of Object.keys(input)) {
+    if (!(CONFIG_FIELDS as readonly string[]).includes(field)) {
+      throw badRequest(`\`config.${field}\` is not a setting; use ${CONFIG_FIELDS.join(', ')}.`);
+    }
+  }
+  const config: Partial<WidgetConfig> = {};
+  const hex = (field: 'accent_light' | 'accent_dark') => {
+    const colour = optionalString(input, field, { max: 9 });
+    if (colour === undefined) return;
+    if (!/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(colour)) throw badRequest(`\`config.${field}\` must be a hex colour like #2557d6.`);
+    config[field] = colour;
+  };
+  if (input.variant !== undefined) config.variant = requireOneOf(input, 'variant', VARIANTS[type]);
+  hex('accent_light');
+  hex('accent_dark');
+  if (input.theme !== undefined) config.theme = requireOneOf(input, 'theme', THEMES);
+  for (const field of ['branding', 'summary', 'speech_input'] as const) {
+    const flag = optionalBoolean(input, field);
+    if (flag !== undefined) config[field] = flag;
+  }
+  for (const field of ['placeholder', 'greeting'] as const) {
+    const text = optionalString(input, field, { max: 2000 });
+    if (text !== undefined) config[field] = text;
+  }
+  if (input.avatar !== undefined) {
+    if (input.avatar === null) config.avatar = null;
+    else {
+      const avatar = requireString(input, 'avatar', { max: 2048 });
+      if (!/^https?:\/\//i.test(avatar) && !avatar.startsWith('/')) throw badRequest('`config.avatar` must be an http(s) URL, a path or null.');
+      config.avatar = avatar;
+    }
+  }
+  const debounce = optionalInteger(input, 'debounce', 0, 10_000);
+  if (debounce !== undefined) config.debounce = debounce;
+  if (input.default_language !== undefined) config.default_language = requireOneOf(input, 'default_language', LOCALES);
+  return config;
+}
+
+function validateWebsites(input: Body): string[] {
+  return (
+    optionalStringArray(input, 'websites', {
+      max: 200,
+      item: (entry) => {
+        const normalised = entry.trim().toLowerCase();
+        if (!parseEntry(normalised)) throw badRequest(`\`websites\` entry "${entry}" is not a host like example.com, localhost:8787 or *.example.com.`);
+        return normalised;
+      },
+    }) ?? []
+  );
+}
+
+async function validateSources(db: Queryable, organisationId: string, sources: string[]): Promise<string[]> {
+  for (const source of sources) {
+    requireId(source, 'sources');
+    const rows = await db.query('SELECT 1 FROM sources WHERE organisation_id = $1 AND id = $2', [organisationId, source]);
+    if (rows.length === 0) throw badRequest(`\`sources\` names "${source}", which is not a source of this organisation.`);
+  }
+  return [...new Set(sources)];
+}
+
+export interface CreatedWidget {
+  organisation: string;
+  id: string;
+  key: string;
+  type: WidgetType;
+  name: string;
+  sources: string[];
+  websites: string[];
+  config: Partial<WidgetConfig>;
+  /** Shown once. */
+  secret: string;
+  /** Kept on the server; shown to the owner so their server can sign visitor ids. */
+  signingSecret: string;
+}
+
+export async function createWidget(db: Queryable, organisationId: string, input: Body): Promise<CreatedWidget> {
+  await requireOrganisation(db, organisationId);
+  const id = requireId(input.id, 'id');
+  const type = requireOneOf<WidgetType>(input, 'type', WIDGET_TYPES);
+  const name = optionalString(input, 'name', { max: 200 }) ?? id;
+  const sources = await validateSources(db, organisationId, requireStringArray(input, 'sources', { min: 1, max: 100 }));
+  const websites = validateWebsites(input);
+  const config = validateWidgetConfig(type, input.config);
+  const secret = optionalSecret(input, 'secret', 'ws_') ?? generateSecret('ws_');
+  const signingSecret = optionalString(input, 'signingSecret', { max: 200 }) ?? generateSecret('sig_');
+  const rows = await db.query(
+    `INSERT INTO widgets (organisation_id, id, type, name, sources, websites, secret_hash, signing_secret, config)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (organisation_id, id) DO NOTHING RETURNING id`,
+    [organisationId, id, type, name, sources, websites, hashSecret(secret), signingSecret, JSON.stringify(config)],
+  );
+  if (rows.length === 0) throw new HttpError('conflict', `The widget "${id}" exists already.`);
+  return { organisation: organisationId, id, key: `${organisationId}/${id}`, type, name, sources, websites, config, secret, signingSecret };
+}
+
+/** Changes a widget's name, sources, website list or config; only what is given changes. */
+export async function updateWidget(db: Queryable, organisationId: string, widgetId: string, input: Body) {
+  const widget = await requireWidget(db, organisationId, widgetId);
+  const name = optionalString(input, 'name', { max: 200 }) ?? widget.name;
+  const sources = input.sources === undefined ? widget.sources : await validateSources(db, organisationId, requireStringArray(input, 'sources', { min: 1, max: 100 }));
+  const websites = input.websites === undefined ? widget.websites : validateWebsites(input);
+  const config = input.config === undefined ? widget.config : validateWidgetConfig(widget.type, input.config);
+  await db.query(
+    `UPDATE widgets SET name = $3, sources = $4, websites = $5, config = $6, updated_at = now()
+      WHERE organisation_id = $1 AND id = $2`,
+    [organisationId, widgetId, name, sources, websites, JSON.stringify(config)],
+  );
+  return { organisation: organisationId, id: widgetId, key: `${organisationId}/${widgetId}`, type: widget.type, name, sources, websites, config };
+}
+
+/** A new widget secret; the old one stops working at once. */
+export async function rotateWidgetSecret(db: Queryable, organisationId: string, widgetId: string) {
+  await requireWidget(db, organisationId, widgetId);
+  const secret = generateSecret('ws_');
+  await db.query('UPDATE widgets SET secret_hash = $3, updated_at = now() WHERE organisation_id = $1 AND id = $2', [
+    organisationId,
+    widgetId,
+    hashSecret(secret),
+  ]);
+  return { widget: `${organisationId}/${widgetId}`, secret };
+}
+
+/** How long visitor hashes made with the previous signing secret stay valid after a rotation. */
+export const SIGNING_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** A new identity signing secret; the previous one stays valid for a grace period so signed-in visitors are not cut off. */
+export async function rotateSigningSecret(db: Queryable, organisationId: string, widgetId: string, graceMs = SIGNING_SECRET_GRACE_MS) {
+  await requireWidget(db, organisationId, widgetId);
+  const signingSecret = generateSecret('sig_');
+  const until = new Date(Date.now() + graceMs);
+  await db.query(
+    `UPDATE widgets SET previous_signing_secret = signing_secret, previous_signing_secret_until = $4,
+            signing_secret = $3, updated_at = now() WHERE organisation_id = $1 AND id = $2`,
+    [organisationId, widgetId, signingSecret, until],
+  );
+  return { widget: `${organisationId}/${widgetId}`, signingSecret, previousValidUntil: until.toISOString() };
+}
+
+export async function createApiKey(db: Queryable, organisationId: string, input: Body) {
+  await requireOrganisation(db, organisationId);
+  const name = requireString(input, 'name', { max: 200 });
+  const permissions = [
+    ...new Set(
+      requireStringArray(input, 'permissions', {
+        min: 1,
+        max: PERMISSIONS.length,
+        item: (permission) => {
+          if (!(PERMISSIONS as readonly string[]).includes(permission)) {
+            throw badRequest(`\`permissions\` entry "${permission}" is not one of ${PERMISSIONS.join(', ')}.`);
+          }
+          return permission as Permission;
+        },
+      }),
+    ),
+  ];
+  const sourceList = optionalStringArray(input, 'sources', { min: 1, max: 100 });
+  const sources = sourceList ? await validateSources(db, organisationId, sourceList) : null;
+  const key = optionalSecret(input, 'key', 'ak_') ?? generateSecret('ak_');
+  const keyHash = hashSecret(key);
+  const id = `key_${keyHash.slice(0, 16)}`;
+  const rows = await db.query(
+    `INSERT INTO api_keys (id, organisation_id, name, key_hash, permissions, sources) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT DO NOTHING RETURNING id`,
+    [id, organisationId, name, keyHash, permissions, sources],
+  );
+  if (rows.length === 0) throw new HttpError('conflict', 'That API key exists already.');
+  return { id, organisation: organisationId, name, permissions, sources, key };
+}
+
+export async function revokeApiKey(db: Queryable, organisationId: string, keyId: string) {
+  const rows = await db.query<{ id: string }>(
+    'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE organisation_id = $1 AND id = $2 RETURNING id',
+    [organisationId, keyId],
+  );
+  if (rows.length === 0) throw notFound('API key');
+  return { id: keyId, revoked: true };
+}
+
+export async function mintPreviewToken(db: Queryable, organisationId: string, widgetId: string) {
+  await requireWidget(db, organisationId, widgetId);
+  const token = generateSecret('pt_');
+  const expiresAt = new Date(Date.now() + PREVIEW_TOKEN_TTL_MS);
+  await db.query('INSERT INTO preview_tokens (token_hash, organisation_id, widget_id, expires_at) VALUES ($1, $2, $3, $4)', [
+    hashSecret(token),
+    organisationId,
+    widgetId,
+    expiresAt,
+  ]);
+  // Expired tokens are of no use to anyone; drop them while we are here.
+  await db.query('DELETE FROM preview_tokens WHERE expires_at < now()');
+  return { widget: `${organisationId}/${widgetId}`, token, expiresAt: expiresAt.toISOString() };
+}
+
+/** Everything that exists, without a single secret. */
+export async function listEverything(db: Queryable, organisationId?: string) {
+  const filter = organisationId ? 'WHERE id = $1' : '';
+  const organisations = await db.query<{ id: string; name: string; plan: string; credits: number }>(
+    `SELECT id, name, plan, credits FROM organisations ${filter} ORDER BY id`,
+    organisationId ? [organisationId] : [],
+  );
+  if (organisationId && organisations.length === 0) throw notFound('organisation');
+  const result = [];
+  for (const organisation of organisations) {
+    const sources = await db.query(
+      `SELECT s.id, s.name, (SELECT count(*) FROM pages p WHERE p.organisation_id = s.organisation_id AND p.source_id = s.id) AS pages
+         FROM sources s WHERE s.organisation_id = $1 ORDER BY s.id`,
+      [organisation.id],
+    );
+    const widgets = await db.query(
+      `SELECT id, type, name, sources, websites, config FROM widgets WHERE organisation_id = $1 ORDER BY id`,
+      [organisation.id],
+    );
+    const apiKeys = await db.query(
+      `SELECT id, name, permissions, sources, created_at AS "createdAt", revoked_at AS "revokedAt"
+         FROM api_keys WHERE organisation_id = $1 ORDER BY created_at, id`,
+      [organisation.id],
+    );
+    result.push({ ...organisation, sources, widgets, apiKeys });
+  }
+  return { organisations: result };
+}
+
+export async function requireOrganisation(db: Queryable, organisationId: string) {
+  const organisation = await findOrganisation(db, organisationId);
+  if (!organisation) throw notFound(`organisation "${organisationId}"`);
+  return organisation;
+}
+
+export async function requireWidget(db: Queryable, organisationId: string, widgetId: string) {
+  await requireOrganisation(db, organisationId);
+  const widget = await findWidget(db, organisationId, widgetId);
+  if (!widget) throw notFound(`widget "${widgetId}"`);
+  return widget;
+}
+
+function optionalSecret(input: Body, field: string, prefix: string): string | undefined {
+  const value = optionalString(input, field, { max: 200 });
+  if (value !== undefined && (!value.startsWith(prefix) || !/^[\x21-\x7e]{8,200}$/.test(value))) {
+    throw badRequest(`\`${field}\` must start with ${prefix} and be at least 8 printable characters.`);
+  }
+  return value;
+}
+
+export type { Db };

@@ -1,0 +1,2 @@
+/** The analytics beacon, `assist-analytics.js`. */
+export {};
