@@ -1,6 +1,6 @@
 /**
  * Web Storage that never throws. Storage access throws in sandboxed iframes, with cookies
- * blocked, and when the quota is full; the SDK then keeps its values in memory for the life of
+ * blocked, and when the quota is full; the SDK then keeps the value in memory for the life of
  * the page, which is the best it can do, instead of breaking the widget.
  */
 export interface SafeStorage {
@@ -9,41 +9,35 @@ export interface SafeStorage {
   remove(key: string): void;
 }
 
+/** Values whose write to real storage failed; they shadow storage until a write succeeds. */
 const memoryFallback = { local: new Map<string, string>(), session: new Map<string, string>() };
 
 export function safeStorage(kind: 'local' | 'session'): SafeStorage {
   const memory = memoryFallback[kind];
-  const storage = (): Storage | null => {
-    try {
-      return kind === 'local' ? globalThis.localStorage : globalThis.sessionStorage;
-    } catch {
-      return null;
-    }
-  };
+  const storage = (): Storage => (kind === 'local' ? globalThis.localStorage : globalThis.sessionStorage);
   return {
     get(key) {
+      if (memory.has(key)) return memory.get(key)!;
       try {
-        const value = storage()?.getItem(key);
-        if (value !== null && value !== undefined) return value;
+        return storage().getItem(key);
       } catch {
-        // fall through to memory
+        return null;
       }
-      return memory.get(key) ?? null;
     },
     set(key, value) {
-      memory.set(key, value);
       try {
-        storage()?.setItem(key, value);
+        storage().setItem(key, value);
+        memory.delete(key);
       } catch {
-        // memory already holds it
+        memory.set(key, value);
       }
     },
     remove(key) {
       memory.delete(key);
       try {
-        storage()?.removeItem(key);
+        storage().removeItem(key);
       } catch {
-        // nothing else to clean
+        // nothing more to clean
       }
     },
   };

@@ -1,0 +1,180 @@
+/**
+ * Starts the real server on a real port for a test file: on an in-memory PGlite by default,
+ * or on a fresh PostgreSQL database of its own when ASSIST_TEST_DATABASE_URL points at a
+ * server (CI runs the suite both ways).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { startServer, type RunningServer } from '../../server/main.js';
+
+export const TEST_DATABASE_URL = process.env.ASSIST_TEST_DATABASE_URL;
+export const onPostgres = Boolean(TEST_DATABASE_URL);
+
+/** Creates an empty PostgreSQL database for one test and returns its URL and a way to drop it. */
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!TEST_DATABASE_URL) throw new Error('ASSIST_TEST_DATABASE_URL is not set');
+  const { default: pg } = await import('pg');
+  const name = `assist_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export function writeTempJson(value: unknown): { path: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'assist-test-'));
+  const path = join(dir, 'fixture.json');
+  writeFileSync(path, JSON.stringify(value));
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestServerOptions {
+  fixture?: unknown;
+  adminToken?: string;
+  rateLimit?: number;
+  /** A PGlite directory (for restart tests); ignored on PostgreSQL. */
+  dataDir?: string;
+  /** Reuse a database URL (for restart tests on PostgreSQL). */
+  databaseUrl?: string;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body, or undefined when it is not JSON. */
+  json: any;
+}
+
+export interface RequestOptions {
+  token?: string;
+  origin?: string;
+  body?: unknown;
+  /** Sent as is, without JSON encoding. */
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer extends RunningServer {
+  /** The database URL on PostgreSQL, for a second process or a restart. */
+  databaseUrl?: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const fixture = options.fixture ? writeTempJson(options.fixture) : undefined;
+  const database = !options.databaseUrl && onPostgres ? await freshPostgresDatabase() : undefined;
+  const databaseUrl = options.databaseUrl ?? database?.url;
+  const running = await startServer(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: options.dataDir ?? 'memory',
+      databaseUrl,
+      fixture: fixture?.path,
+      adminToken: options.adminToken,
+      rateLimit: options.rateLimit ?? 0,
+    },
+    () => {},
+  );
+  return Object.assign(running, {
+    databaseUrl,
+    request: (method: string, path: string, requestOptions?: RequestOptions) => request(running.url, method, path, requestOptions),
+    async stop() {
+      await running.close();
+      await database?.drop();
+      fixture?.remove();
+    },
+  });
+}
+
+export async function request(base: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.origin) headers.Origin = options.origin;
+  let body: string | Uint8Array | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await fetch(base + path, { method, headers, body });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/**
+ * A setup most tests start from: `acme` (pro plan, 100 credits) with two sources, keys of
+ * every shape, a chat and a search widget; `other`, a second organisation.
+ */
+export function baseFixture() {
+  return {
+    organisations: [
+      {
+        id: 'acme',
+        name: 'Acme',
+        credits: 100,
+        plan: 'pro',
+        sources: [
+          {
+            id: 'docs',
+            name: 'Docs',
+            pages: [
+              {
+                url: 'https://acme.test/start',
+                title: 'Start',
+                content: '# Start\n\nInstall the widget with one script tag.\n\n## Configure\n\nSet the accent colour in the dashboard.',
+              },
+            ],
+          },
+          { id: 'blog', name: 'Blog', pages: [] },
+        ],
+        apiKeys: [
+          { name: 'all', key: 'ak_test_all', permissions: ['pages.read', 'pages.write', 'search', 'chat', 'summarize'] },
+          { name: 'read', key: 'ak_test_read', permissions: ['pages.read'] },
+          { name: 'docs-only', key: 'ak_test_docs', permissions: ['pages.read', 'pages.write', 'search', 'chat', 'summarize'], sources: ['docs'] },
+          { name: 'blog-only', key: 'ak_test_blog', permissions: ['pages.read', 'pages.write', 'search', 'chat', 'summarize'], sources: ['blog'] },
+        ],
+        widgets: [
+          {
+            id: 'help', type: 'chatbot', name: 'Help', sources: ['docs'],
+            websites: ['acme.test', '*.acme.dev', 'localhost:8787'], secret: 'ws_test_help', signingSecret: 'sig_test_help',
+            config: { variant: 'bubble', greeting: 'Hi!' },
+          },
+          {
+            id: 'find', type: 'search', name: 'Find', sources: ['docs'],
+            websites: ['acme.test'], secret: 'ws_test_find', signingSecret: 'sig_test_find',
+            config: { summary: true },
+          },
+        ],
+      },
+      {
+        id: 'other',
+        name: 'Other',
+        credits: 0,
+        sources: [{ id: 'kb', name: 'KB', pages: [] }],
+        apiKeys: [{ name: 'other', key: 'ak_other_all', permissions: ['pages.read', 'pages.write', 'search', 'chat', 'summarize'] }],
+        widgets: [{ id: 'bot', type: 'chatbot', name: 'Bot', sources: ['kb'], websites: ['other.test'], secret: 'ws_other_bot', signingSecret: 'sig_other_bot' }],
+      },
+    ],
+  };
+}
