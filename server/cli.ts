@@ -1,18 +1,524 @@
 #!/usr/bin/env node
-/** `assist-server`: starts the server, and does the dashboard's jobs from the command line. */
-import { pathToFileURL } from 'node:url';
+/**
+ * `assist-server`: starts the server, and does the dashboard's jobs from the command line.
+ *
+ * Every setup command calls the same function in store/setup.ts that the admin API and
+ * fixture files use, so all three validate alike and store secrets alike (hashes only).
+ * Each prints one JSON object on stdout; errors go to stderr as one human line, exit code 2
+ * for input the command refuses and 1 for anything else (an unreachable database, say).
+ *
+ * New commands go in `COMMANDS`; `databaseCommand` adds the database flags and opens,
+ * migrates and closes the database around the command's work.
+ *
+ * @example
+ *   assist-server org create --id acme --name Acme --credits 100 --plan pro
+ *   assist-server widget create --org acme --id help --type chatbot --sources docs --websites example.com
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HttpError } from './http/errors.js';
+import type { Body } from './http/validate.js';
 import { runServer } from './main.js';
-import { UsageError } from './options.js';
+import { parseFlags, serverOptions, UsageError } from './options.js';
+import { openDb, type Db } from './store/db.js';
+import { applyFixture, readFixtureFile } from './store/fixture.js';
+import { migrate } from './store/migrate.js';
+import {
+  createApiKey,
+  createOrganisation,
+  createSource,
+  createWidget,
+  listEverything,
+  mintPreviewToken,
+  revokeApiKey,
+  rotateSigningSecret,
+  rotateWidgetSecret,
+  updateOrganisation,
+  updateWidget,
+} from './store/setup.js';
 
-export async function main(argv: string[]): Promise<void> {
-  const [command = 'start', ...rest] = argv;
-  if (command === 'start' || command.startsWith('--')) return runServer(command === 'start' ? rest : argv);
-  throw new UsageError(`unknown command "${command}". Try: assist-server help`);
+/** Where a command writes; injected so `main` can be tested in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: NodeJS.ProcessEnv;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).catch((error) => {
-    console.error(`assist-server: ${(error as Error).message}`);
-    process.exit(2);
+export const processIo: CliIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  env: process.env,
+};
+
+/**
+ * How a flag's text becomes a value: `text` as is, `integer` a number when it looks like one
+ * (otherwise the text, so the operation's own check names the field), `list` split at commas,
+ * `json` parsed, `switch` true when present.
+ */
+export type FlagKind = 'text' | 'integer' | 'list' | 'json' | 'switch';
+
+export interface FlagSpec {
+  /** Without the leading `--`. */
+  name: string;
+  kind: FlagKind;
+  /** Placeholder shown in the usage, e.g. `ID`. */
+  value?: string;
+  required?: boolean;
+  help: string;
+}
+
+export interface CommandContext {
+  /** The command's flags, converted by kind and keyed by flag name; absent flags are absent. */
+  values: Record<string, unknown>;
+  /** Every flag as parsed, including ones the command passes on (start). */
+  flags: Record<string, string | true>;
+  /** Words after the command's name (e.g. the FILE of `fixture apply FILE`). */
+  words: string[];
+  io: CliIo;
+}
+
+export interface Command {
+  /** One or two words, e.g. `list` or `widget create`. */
+  name: string;
+  summary: string;
+  flags: FlagSpec[];
+  /** Positional arguments, for the usage line and the count check, e.g. `FILE`. */
+  arguments?: string[];
+  /** Opens the database given by --data / --database-url (the usage says so). */
+  usesDatabase?: boolean;
+  /** Its output holds a secret that is shown only this once. */
+  printsSecret?: boolean;
+  /** When false, flags the command does not list are passed on instead of refused (start). */
+  strictFlags?: boolean;
+  /** The result is printed as JSON on stdout; `undefined` prints nothing. */
+  run(context: CommandContext): Promise<unknown>;
+}
+
+const flag = (name: string, kind: FlagKind, value: string | undefined, help: string, required = false): FlagSpec => ({
+  name,
+  kind,
+  value,
+  help,
+  required,
+});
+
+const DATABASE_FLAGS: FlagSpec[] = [
+  flag('data', 'text', 'DIR', 'directory of the embedded database (ASSIST_DATA; default ./.assist-data)'),
+  flag('database-url', 'text', 'URL', 'a PostgreSQL URL, used instead of the embedded database (DATABASE_URL)'),
+  flag('force', 'switch', undefined, 'open the embedded database even though it looks open in another process'),
+];
+
+const START_FLAGS: FlagSpec[] = [
+  flag('port', 'text', 'N', 'port; 0 picks a free one and prints it (PORT; default 8787)'),
+  flag('host', 'text', 'HOST', 'interface (HOST; default 127.0.0.1)'),
+  DATABASE_FLAGS[0]!,
+  DATABASE_FLAGS[1]!,
+  flag('fixture', 'text', 'FILE', 'fixture applied at start, idempotently; `none` for none (ASSIST_FIXTURE; default the demo fixture)'),
+  flag('admin-token', 'text', 'TOKEN', 'bearer token of the admin API (ASSIST_ADMIN_TOKEN; default none: admin API off)'),
+  flag('rate-limit', 'text', 'N', 'chat and summarize requests per minute per widget and client address; 0 is off (ASSIST_RATE_LIMIT; default 30)'),
+];
+
+/** Flags shared by several commands. */
+const ORG = (help = 'the organisation') => flag('org', 'text', 'ORG', help, true);
+const WIDGET_ID = flag('id', 'text', 'WIDGET', 'the widget', true);
+const NAME = (what: string) => flag('name', 'text', 'NAME', `display name of the ${what}`);
+const SOURCES_LIST = (help: string, required = false) => flag('sources', 'list', 'S1,S2', help, required);
+const WEBSITES = flag('websites', 'list', 'HOST,…', 'website list: hosts like example.com, *.example.com, localhost:8787');
+const CONFIG = flag('config', 'json', 'JSON', 'presentation settings of spec 2.4, e.g. \'{"greeting":"Hi"}\'');
+
+/** A command that works on the database: adds the database flags, and opens, migrates and closes it around `work`. */
+function databaseCommand(
+  spec: Omit<Command, 'run' | 'usesDatabase'>,
+  work: (db: Db, values: Record<string, unknown>, context: CommandContext) => Promise<unknown>,
+): Command {
+  return {
+    ...spec,
+    usesDatabase: true,
+    flags: [...spec.flags, ...DATABASE_FLAGS],
+    run: (context) => withDatabase(context, (db) => work(db, context.values, context)),
+  };
+}
+
+/** The setup fields of `values`, under the names store/setup.ts reads. */
+const pick = (values: Record<string, unknown>, ...names: string[]): Body =>
+  Object.fromEntries(names.filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
+
+const text = (values: Record<string, unknown>, name: string) => values[name] as string;
+
+/**
+ * Every command. `help` and the usage text are generated from this table; to add one (e.g.
+ * `ingest`), add an entry: a plain `Command`, or `databaseCommand(...)` for database work.
+ */
+export const COMMANDS: Command[] = [
+  {
+    name: 'start',
+    summary: 'Start the server (the default command). The first line on stdout is `listening on http://HOST:PORT`.',
+    flags: START_FLAGS,
+    strictFlags: false,
+    async run({ words, flags }) {
+      if (words.length > 0) throw new UsageError(`start takes no arguments, got "${words[0]}".`);
+      await runServer(Object.entries(flags).map(([name, value]) => (value === true ? `--${name}` : `--${name}=${value}`)));
+      return undefined;
+    },
+  },
+  {
+    name: 'help',
+    summary: 'Print this text, or the usage of one command (`help widget create`).',
+    flags: [],
+    arguments: ['[COMMAND...]'],
+    async run({ words, io }) {
+      if (words.length === 0) io.stdout(usage());
+      else io.stdout(commandUsage(findCommand(words).command));
+      return undefined;
+    },
+  },
+  databaseCommand(
+    {
+      name: 'org create',
+      summary: 'Create an organisation with its answer credits and plan.',
+      flags: [
+        flag('id', 'text', 'ORG', 'its id: 1–64 letters, digits, _ or -', true),
+        NAME('organisation'),
+        flag('credits', 'integer', 'N', 'answer credits (default 0)'),
+        flag('plan', 'text', 'free|pro', 'free shows the branding; pro may turn it off (default free)'),
+      ],
+    },
+    (db, values) => createOrganisation(db, pick(values, 'id', 'name', 'credits', 'plan')),
+  ),
+  databaseCommand(
+    {
+      name: 'org update',
+      summary: "Change an organisation's name or plan; what is not given stays.",
+      flags: [ORG(), NAME('organisation'), flag('plan', 'text', 'free|pro', 'the new plan')],
+    },
+    (db, values) => updateOrganisation(db, text(values, 'org'), pick(values, 'name', 'plan')),
+  ),
+  databaseCommand(
+    {
+      name: 'credits set',
+      summary: "Set an organisation's answer credits.",
+      flags: [ORG(), flag('credits', 'integer', 'N', 'the new number of credits', true)],
+    },
+    (db, values) => updateOrganisation(db, text(values, 'org'), pick(values, 'credits')),
+  ),
+  databaseCommand(
+    {
+      name: 'source create',
+      summary: 'Create a source (a collection of pages) in an organisation.',
+      flags: [ORG(), flag('id', 'text', 'SOURCE', 'its id', true), NAME('source')],
+    },
+    (db, values) => createSource(db, text(values, 'org'), pick(values, 'id', 'name')),
+  ),
+  databaseCommand(
+    {
+      name: 'widget create',
+      summary: 'Create a widget; prints its key, secret and signing secret (the secret only this once).',
+      printsSecret: true,
+      flags: [
+        ORG(),
+        flag('id', 'text', 'WIDGET', 'its id', true),
+        flag('type', 'text', 'chatbot|search', 'the widget type', true),
+        NAME('widget'),
+        SOURCES_LIST('the sources it searches and answers from', true),
+        WEBSITES,
+        CONFIG,
+      ],
+    },
+    (db, values) => createWidget(db, text(values, 'org'), pick(values, 'id', 'type', 'name', 'sources', 'websites', 'config')),
+  ),
+  databaseCommand(
+    {
+      name: 'widget update',
+      summary: "Change a widget's name, sources, website list or config; what is not given stays (a given --config replaces the old one).",
+      flags: [ORG(), WIDGET_ID, NAME('widget'), SOURCES_LIST('the sources it uses'), WEBSITES, CONFIG],
+    },
+    (db, values) => updateWidget(db, text(values, 'org'), text(values, 'id'), pick(values, 'name', 'sources', 'websites', 'config')),
+  ),
+  databaseCommand(
+    {
+      name: 'widget rotate-secret',
+      summary: "Replace a widget's secret key; the old one stops working at once. Prints the new one only this once.",
+      printsSecret: true,
+      flags: [ORG(), WIDGET_ID],
+    },
+    (db, values) => rotateWidgetSecret(db, text(values, 'org'), text(values, 'id')),
+  ),
+  databaseCommand(
+    {
+      name: 'widget rotate-signing-secret',
+      summary: "Replace a widget's identity signing secret; hashes made with the old one stay valid for 24 hours.",
+      printsSecret: true,
+      flags: [ORG(), WIDGET_ID],
+    },
+    (db, values) => rotateSigningSecret(db, text(values, 'org'), text(values, 'id')),
+  ),
+  databaseCommand(
+    {
+      name: 'preview-token',
+      summary: 'Mint a preview token for one widget, valid for one hour; printed only this once.',
+      printsSecret: true,
+      flags: [ORG(), flag('widget', 'text', 'WIDGET', 'the widget', true)],
+    },
+    (db, values) => mintPreviewToken(db, text(values, 'org'), text(values, 'widget')),
+  ),
+  databaseCommand(
+    {
+      name: 'key create',
+      summary: 'Create an organisation API key; prints the key only this once.',
+      printsSecret: true,
+      flags: [
+        ORG(),
+        flag('name', 'text', 'NAME', 'what the key is for', true),
+        flag('permissions', 'list', 'P1,P2', 'any of pages.read, pages.write, search, chat, summarize', true),
+        SOURCES_LIST('limit the key to these sources (default: every source)'),
+      ],
+    },
+    (db, values) => createApiKey(db, text(values, 'org'), pick(values, 'name', 'permissions', 'sources')),
+  ),
+  databaseCommand(
+    {
+      name: 'key revoke',
+      summary: 'Revoke an API key (its id, key_…, is in the output of `key create` and `list`).',
+      flags: [ORG(), flag('id', 'text', 'KEY_ID', 'the key id', true)],
+    },
+    (db, values) => revokeApiKey(db, text(values, 'org'), text(values, 'id')),
+  ),
+  databaseCommand(
+    {
+      name: 'list',
+      summary: 'List organisations with their credits, sources, widgets and keys (no secrets).',
+      flags: [{ ...ORG('only this organisation'), required: false }],
+    },
+    (db, values) => listEverything(db, values.org as string | undefined),
+  ),
+  databaseCommand(
+    {
+      name: 'fixture apply',
+      summary: 'Apply a fixture file, as `start --fixture` does: idempotent; credits are set only when an organisation is created.',
+      arguments: ['FILE'],
+      flags: [],
+    },
+    async (db, _values, { words }) => {
+      let fixture: Body;
+      try {
+        fixture = readFixtureFile(words[0]!);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      return applyFixture(db, fixture);
+    },
+  ),
+];
+
+/** Finds the command named by the first one or two words; throws a usage error naming what exists. */
+export function findCommand(words: string[]): { command: Command; rest: string[] } {
+  const [first = '', second] = words;
+  const two = COMMANDS.find((command) => command.name === `${first} ${second}`);
+  if (two) return { command: two, rest: words.slice(2) };
+  const one = COMMANDS.find((command) => command.name === first);
+  if (one) return { command: one, rest: words.slice(1) };
+  const group = COMMANDS.filter((command) => command.name.startsWith(`${first} `));
+  if (group.length > 0) {
+    const known = group.map((command) => command.name.split(' ')[1]).join(', ');
+    throw new UsageError(
+      second === undefined ? `"${first}" needs a subcommand: ${known}.` : `unknown command "${first} ${second}"; "${first}" has: ${known}.`,
+    );
+  }
+  throw new UsageError(`unknown command "${first}". Try: assist-server help`);
+}
+
+/** Converts the flags a command lists; refuses unknown flags, missing required ones and flags without a value. */
+function readValues(command: Command, flags: Record<string, string | true>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  if (command.strictFlags !== false) {
+    for (const name of Object.keys(flags)) {
+      if (!command.flags.some((spec) => spec.name === name)) {
+        throw new UsageError(`${command.name} has no flag --${name}. Try: assist-server help ${command.name}`);
+      }
+    }
+  }
+  for (const spec of command.flags) {
+    const raw = flags[spec.name];
+    if (raw === undefined) {
+      if (spec.required) throw new UsageError(`--${spec.name} is required: ${spec.help}.`);
+      continue;
+    }
+    if (spec.kind === 'switch') {
+      if (raw !== true) throw new UsageError(`--${spec.name} takes no value.`);
+      values[spec.name] = true;
+      continue;
+    }
+    if (raw === true) throw new UsageError(`--${spec.name} needs a value${spec.value ? ` (${spec.value})` : ''}.`);
+    values[spec.name] = convert(spec, raw);
+  }
+  return values;
+}
+
+function convert(spec: FlagSpec, raw: string): unknown {
+  switch (spec.kind) {
+    case 'integer':
+      return /^-?\d{1,15}$/.test(raw.trim()) ? Number(raw) : raw;
+    case 'list':
+      return raw
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
+    case 'json':
+      try {
+        return JSON.parse(raw);
+      } catch (error) {
+        throw new UsageError(`--${spec.name} must be JSON, e.g. '{"greeting":"Hi"}': ${(error as Error).message}`);
+      }
+    default:
+      return raw;
+  }
+}
+
+/**
+ * Opens the database the flags name (as `start` would), applies migrations, runs `work`
+ * and closes it. An embedded database must not be opened by two processes at once; PGlite
+ * keeps `postmaster.pid` in its directory while open, so its presence means a running
+ * server (or one that crashed), and the command refuses unless given --force.
+ */
+async function withDatabase<T>(context: CommandContext, work: (db: Db) => Promise<T>): Promise<T> {
+  const { env } = context.io;
+  const databaseFlags = Object.fromEntries(Object.entries(context.flags).filter(([name]) => name === 'data' || name === 'database-url'));
+  const options = serverOptions(databaseFlags, { ASSIST_DATA: env.ASSIST_DATA, DATABASE_URL: env.DATABASE_URL });
+  if (!options.databaseUrl) {
+    if (options.dataDir === 'memory') {
+      throw new UsageError('--data memory would keep nothing after the command ends; give the directory of the server\'s database or --database-url.');
+    }
+    if (existsSync(join(options.dataDir, 'postmaster.pid')) && !context.values.force) {
+      throw new UsageError(
+        `the database in ${options.dataDir} looks open in another process (a running server?). ` +
+          'Two processes must not open it at once: stop the server first, or use the running server\'s admin API ' +
+          '(/api/v1/admin/..., start it with --admin-token). If no server uses it (one crashed), add --force.',
+      );
+    }
+  }
+  let db: Db;
+  try {
+    db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  } catch (error) {
+    throw new Error(`cannot open the database: ${(error as Error).message}`);
+  }
+  try {
+    await migrate(db);
+    return await work(db);
+  } finally {
+    await db.close().catch(() => {});
+  }
+}
+
+function flagUsage(spec: FlagSpec): string {
+  const text = spec.value ? `--${spec.name} ${spec.value}` : `--${spec.name}`;
+  return spec.required ? text : `[${text}]`;
+}
+
+function synopsis(command: Command): string {
+  const own = command.usesDatabase ? command.flags.filter((spec) => !DATABASE_FLAGS.includes(spec)) : command.flags;
+  const parts = [command.name, ...(command.arguments ?? []), ...(command.name === 'start' ? ['[flags]'] : own.map(flagUsage))];
+  if (command.usesDatabase) parts.push('[database flags]');
+  return parts.join(' ');
+}
+
+function flagTable(specs: FlagSpec[]): string {
+  const width = Math.max(...specs.map((spec) => flagUsage(spec).length)) + 2;
+  return specs.map((spec) => `    ${flagUsage(spec).replace(/^\[|\]$/g, '').padEnd(width)}${spec.help}${spec.required ? ' (required)' : ''}\n`).join('');
+}
+
+const DATABASE_NOTE = `The embedded database (PGlite) must not be opened by two processes at once. Stop the
+server before running these commands on its --data directory, or, while it runs, use its
+admin API instead: start it with --admin-token TOKEN and call /api/v1/admin/... with
+"Authorization: Bearer TOKEN" (documented in /api/v1/openapi.json). On PostgreSQL
+(--database-url) the commands and running servers share the database safely, and a
+change shows at once.
+`;
+
+export function commandUsage(command: Command): string {
+  let text = `Usage: assist-server ${synopsis(command)}\n\n${command.summary}\n`;
+  const own = command.flags.filter((spec) => !DATABASE_FLAGS.includes(spec) || command.name === 'start');
+  if (own.length > 0) text += `\nFlags:\n${flagTable(own)}`;
+  if (command.usesDatabase) text += `\nDatabase flags:\n${flagTable(DATABASE_FLAGS)}\n${DATABASE_NOTE}`;
+  return text;
+}
+
+export function usage(): string {
+  const commands = COMMANDS.map((command) => `  ${synopsis(command)}\n      ${command.summary}\n`).join('');
+  return `assist-server: the Assist reference server, and the dashboard's jobs without a dashboard.
+
+Usage: assist-server <command> [flags]      (flags as --name value or --name=value)
+
+Commands:
+${commands}
+Flags of start (each also read from the environment variable in brackets):
+${flagTable(START_FLAGS)}
+Database flags (every command that says [database flags]; the same as start's):
+${flagTable(DATABASE_FLAGS)}
+${DATABASE_NOTE}
+Output: one JSON object on stdout. API keys, widget secrets and preview tokens are
+printed once, when created or rotated, and stored only as hashes; the signing secret is
+kept so the server can check visitor hashes. Nothing secret is written to stderr.
+Errors: one line on stderr; exit code 2 for input a command refuses (a message names the
+field or flag), 1 for anything else (e.g. a database that cannot be reached).
+Help on one command: assist-server help <command>, or <command> --help.
+`;
+}
+
+/**
+ * Runs one command line and resolves to its exit code: 0, 2 for input it refuses, 1 for
+ * any other failure. `start` resolves once the server listens, and the server keeps running.
+ */
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const { words, flags } = parseFlags(argv.filter((arg) => arg !== '-h'));
+  const wantsHelp = 'help' in flags || argv.includes('-h');
+  delete flags.help;
+  let command: Command | undefined;
+  try {
+    // No command, or flags only: start, as `npm start -- --port 0` expects.
+    const found = words.length === 0 ? { command: COMMANDS[0]!, rest: [] } : findCommand(words);
+    command = found.command;
+    if (wantsHelp) {
+      io.stdout(words.length === 0 ? usage() : commandUsage(command));
+      return 0;
+    }
+    const expected = command.arguments ?? [];
+    const optional = expected.filter((name) => name.startsWith('[')).length;
+    const variadic = expected.some((name) => name.endsWith('...]'));
+    if ((found.rest.length > expected.length && !variadic) || found.rest.length < expected.length - optional) {
+      throw new UsageError(
+        found.rest.length > expected.length
+          ? `${command.name} does not take "${found.rest[expected.length]}".`
+          : `${command.name} needs ${expected.join(' ')}.`,
+      );
+    }
+    const values = readValues(command, flags);
+    const result = await command.run({ values, flags, words: found.rest, io });
+    if (result !== undefined) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    if (command.printsSecret) io.stderr('assist-server: save the secret now; it is not shown again.\n');
+    return 0;
+  } catch (error) {
+    const refused = error instanceof UsageError || error instanceof HttpError;
+    const prefix = command?.name === 'start' && !refused ? 'assist-server: cannot start: ' : 'assist-server: ';
+    io.stderr(`${prefix}${(error as Error)?.message ?? String(error)}\n`);
+    return refused ? 2 : 1;
+  }
+}
+
+/** True when this file is the program being run (also through npm's bin symlink). */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
   });
 }

@@ -10,6 +10,7 @@ import { createApp, type AppContext } from './app.js';
 import { openDb, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
+import { startConversationPurge } from './store/conversations.js';
 import { parseFlags, projectRoot, serverOptions, UsageError, type ServerOptions } from './options.js';
 
 export interface RunningServer {
@@ -38,6 +39,7 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
     demoDir: join(root, 'demo'),
     log,
   });
+  await startConversationPurge(context);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

@@ -1,5 +1,92 @@
-/** Script-tag entry: defines the global `Assist`. Filled in by the SDK core. */
+/**
+ * The script-tag entry, `/widget/v1/assist.js`: defines the global `Assist` (spec 4.4).
+ *
+ * @example
+ * <script src="https://assist.example.com/widget/v1/assist.js"></script>
+ * <script>
+ *   const client = Assist.headless('acme/help');
+ *   client.search('reset password').then(({ hits }) => console.log(hits));
+ * </script>
+ */
 import { parseWidgetKey } from '../wire/contract.js';
+import { createClient } from './client/client.js';
+import type { AssistClient, ClientOptions } from './client/types.js';
+import { renderMarkdown } from './components/shared/markdown.js';
+import { AssistError, isAssistError } from './core/errors.js';
+import { apiOriginFromScript } from './core/script-origin.js';
+import { warnOnce } from './core/warn.js';
+import { createWidgetHandle, type WidgetController, type WidgetHandle, type WidgetMountOptions } from './core/widget-handle.js';
 
-const Assist = { version: '1', parseWidgetKey };
-(globalThis as unknown as { Assist: typeof Assist }).Assist ??= Assist;
+// Read now: document.currentScript is only set while this script first runs.
+const apiOrigin = apiOriginFromScript(document.currentScript, location.origin, document.querySelectorAll('script[src]'));
+
+export type WidgetKind = 'chat' | 'search';
+export type WidgetOptions = ClientOptions & WidgetMountOptions;
+type WidgetLoader = (widgetKey: string, options: WidgetOptions) => Promise<WidgetController>;
+
+/**
+ * How each widget is created once its code is loaded. The chat and search widgets register
+ * here; until one does, mounting it reports that it is not part of this build.
+ */
+const widgetLoaders: Partial<Record<WidgetKind, WidgetLoader>> = {};
+
+function widget(kind: WidgetKind, widgetKey: string, options: WidgetOptions = {}): WidgetHandle {
+  if (!parseWidgetKey(widgetKey)) {
+    throw new AssistError('invalid_key', `Assist.${kind}(): the widget key must be "{organisation}/{widget}", like "acme/help" (got ${JSON.stringify(widgetKey)}).`);
+  }
+  return createWidgetHandle(`Assist.${kind}(${JSON.stringify(widgetKey)})`, async () => {
+    const load = widgetLoaders[kind];
+    if (!load) throw new AssistError('invalid_request', `The ${kind} widget is not part of this build of assist.js.`);
+    return load(widgetKey, { baseUrl: apiOrigin, ...options });
+  });
+}
+
+/** The global `Assist` object. */
+export interface AssistGlobal {
+  /** The SDK's major version, as in its URL (`/widget/v1/`). */
+  readonly version: '1';
+  /**
+   * The chat widget (bubble or inline); call `mount()` to load and render it.
+   * @example Assist.chat('acme/help', { variant: 'inline', target: '#help' }).mount();
+   */
+  chat(widgetKey: string, options?: WidgetOptions): WidgetHandle;
+  /**
+   * The search widget (modal or inline); call `mount()` to load and render it.
+   * @example Assist.search('acme/docs').mount(); // Ctrl/Cmd+K opens it
+   */
+  search(widgetKey: string, options?: WidgetOptions): WidgetHandle;
+  /**
+   * The client without UI, ready at once, talking to the origin this script came from.
+   * @example const client = Assist.headless('acme/help', { user: { id, hash } });
+   */
+  headless(widgetKey: string, options?: ClientOptions): AssistClient;
+  /**
+   * Markdown from chat or summarize into sanitised HTML.
+   * @example answer.innerHTML = Assist.markdown(reply.text);
+   */
+  markdown(text: string): string;
+  /** The error class every failure uses, for `instanceof` checks. */
+  readonly AssistError: typeof AssistError;
+  isAssistError(value: unknown): value is AssistError;
+}
+
+const Assist: AssistGlobal = {
+  version: '1',
+  chat: (widgetKey, options) => widget('chat', widgetKey, options),
+  search: (widgetKey, options) => widget('search', widgetKey, options),
+  headless: (widgetKey, options) => createClient(widgetKey, { baseUrl: apiOrigin, ...options }),
+  markdown: renderMarkdown,
+  AssistError,
+  isAssistError,
+};
+
+declare global {
+  interface Window {
+    Assist?: AssistGlobal;
+  }
+}
+
+// A second copy (the tag pasted twice, a CMS adding it again) must not replace the first,
+// whose widgets and handles the page already holds.
+if (window.Assist) warnOnce('assist.js was loaded more than once; the first copy is kept.');
+else window.Assist = Assist;

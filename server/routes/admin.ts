@@ -9,6 +9,7 @@ import {
   createWidget,
   listEverything,
   mintPreviewToken,
+  requireWidget,
   revokeApiKey,
   rotateSigningSecret,
   rotateWidgetSecret,
@@ -16,6 +17,7 @@ import {
   updateWidget,
 } from '../store/setup.js';
 import type { Body } from '../http/validate.js';
+import { parsePeriod, widgetAnalytics } from '../store/analytics.js';
 
 const ORG = '/api/v1/admin/organisations/{organisation}';
 const WIDGET = `${ORG}/widgets/{widget}`;
@@ -45,4 +47,8 @@ export const adminRoutes: Route[] = [
   admin('POST', `${WIDGET}/preview-tokens`, ({ app, params }) => mintPreviewToken(app.db, params.organisation!, params.widget!), 201),
   admin('POST', `${ORG}/api-keys`, ({ app, params }, body) => createApiKey(app.db, params.organisation!, body), 201),
   admin('DELETE', `${ORG}/api-keys/{key}`, ({ app, params }) => revokeApiKey(app.db, params.organisation!, params.key!)),
+  admin('GET', `${WIDGET}/analytics`, async ({ app, params, url }) => {
+    await requireWidget(app.db, params.organisation!, params.widget!);
+    return widgetAnalytics(app.db, { organisationId: params.organisation!, widgetId: params.widget! }, parsePeriod(url.searchParams));
+  }),
 ];

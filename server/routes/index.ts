@@ -5,6 +5,11 @@ import { healthRoutes } from './health.js';
 import { meRoutes } from './me.js';
 import { openapiRoutes } from './openapi.js';
 import { pageRoutes } from './pages.js';
+import { chatRoutes } from './chat.js';
+import { conversationRoutes } from './conversations.js';
+import { eventRoutes } from './events.js';
+import { summarizeRoutes } from './summarize.js';
 
 /** Every route the server answers; the OpenAPI document is kept in step with this list by a test. */
-export const routes: Route[] = [...healthRoutes, ...openapiRoutes, ...meRoutes, ...pageRoutes, ...configRoutes, ...adminRoutes];
+export const routes: Route[] = [...healthRoutes, ...openapiRoutes, ...meRoutes, ...pageRoutes, ...configRoutes, ...adminRoutes,
+  ...chatRoutes, ...summarizeRoutes, ...eventRoutes, ...conversationRoutes];

@@ -31,6 +31,7 @@ export function clearConfigCache(): void {
  * adds the condition itself without a preflight.
  */
 export async function fetchConfigCached(transport: Transport, signal?: AbortSignal, now: () => number = Date.now): Promise<WidgetConfig> {
+  if (signal?.aborted) throw abortReason(signal);
   const key = transport.endpoint;
   const cached = cache.get(key);
   if (cached && now() - cached.storedAt < cached.maxAgeMs) return cached.config;
@@ -70,12 +71,13 @@ function maxAge(response: Response): number {
   return match ? Math.min(Number(match[1]) * 1000, CONFIG_MAX_AGE_MS) : CONFIG_MAX_AGE_MS;
 }
 
+/** One caller giving up must not cancel the request others share, so each races its own signal. */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -87,7 +87,8 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
   if (header === null) return undefined;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
+  // An HTTP date always names its weekday and month; Date.parse would also take "-3" as a year.
+  const date = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - now) / 1000));
 }

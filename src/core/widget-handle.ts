@@ -11,6 +11,32 @@ export interface WidgetController {
   destroy(): void;
 }
 
+/**
+ * Mount options of `Assist.chat()` and `Assist.search()` (spec 4.4). The dashboard's settings
+ * are the defaults; these override them, except `branding`, which the plan controls.
+ */
+export interface WidgetMountOptions {
+  /** CSS selector of where the UI goes; required for inline chat. */
+  target?: string;
+  /** CSS selector of your own element(s) that open the widget instead of the default launcher or box. */
+  trigger?: string;
+  variant?: 'bubble' | 'inline' | 'modal';
+  theme?: 'auto' | 'light' | 'dark';
+  accent_light?: string;
+  accent_dark?: string;
+  placeholder?: string;
+  /** Chat only. */
+  greeting?: string;
+  /** Chat only; image URL. */
+  avatar?: string;
+  /** Search only. */
+  summary?: boolean;
+  speech_input?: boolean;
+  /** Search only; milliseconds. */
+  debounce?: number;
+  default_language?: string;
+}
+
 export type WidgetHandleState = 'created' | 'mounting' | 'ready' | 'failed' | 'destroyed';
 
 /**
@@ -49,6 +75,9 @@ export function createWidgetHandle(name: string, load: () => Promise<WidgetContr
   // Nobody has to listen to `ready`; a failure is already printed to the console.
   ready.catch(() => undefined);
 
+  // A function, not an inline comparison: `destroy()` may change the state across an await.
+  const destroyed = () => state === 'destroyed';
+
   const run = (call: QueuedCall) => {
     const target = controller!;
     if (call === 'toggle' && !target.toggle) return warnOnce(`${name}: toggle() applies to the chat widget only.`);
@@ -76,10 +105,10 @@ export function createWidgetHandle(name: string, load: () => Promise<WidgetContr
       state = 'mounting';
       (async () => {
         const loaded = await load();
-        if (state === 'destroyed') return;
+        if (destroyed()) return;
         controller = loaded;
         await loaded.mount();
-        if (state === 'destroyed') {
+        if (destroyed()) {
           loaded.destroy();
           return;
         }
@@ -87,7 +116,7 @@ export function createWidgetHandle(name: string, load: () => Promise<WidgetContr
         for (const method of queue.splice(0)) run(method);
         settle.resolve(handle);
       })().catch((error: unknown) => {
-        if (state === 'destroyed') return;
+        if (destroyed()) return;
         state = 'failed';
         queue.length = 0;
         console.error(`[assist] ${name}: the widget could not be mounted.`, error);

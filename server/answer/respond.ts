@@ -1,0 +1,204 @@
+/**
+ * One answer, from an authorised and validated request to the reply: spend a credit,
+ * retrieve, generate, and answer as one JSON object or as the contract's event stream
+ * (`meta`, `status: searching`, `sources`, `status: generating`, `token`…, `done` or
+ * `error`). Chat and summarize differ only in what they store and in the shapes of
+ * `meta` and `done`; everything else is this one piece of code.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ChatReply, Source, StreamEventName, StreamEvents, SummarizeResult } from '../../wire/contract.js';
+import type { AppContext } from '../app.js';
+import { HttpError } from '../http/errors.js';
+import type { Reply } from '../http/router.js';
+import { streamEvents, type EventStream } from '../http/sse.js';
+import { beginAnswer, finishAnswer, type AnswerOutcome } from '../store/answers.js';
+import type { OrganisationRecord, WidgetRecord } from '../store/records.js';
+import { generateId } from '../store/secrets.js';
+import { noAnswerText } from './embedded.js';
+import { answerEngine } from './engine.js';
+import { fallbackHits, groundingOf, retrieveSections } from './retrieval.js';
+import { AnswerEngineError, type PageContext, type Turn } from './types.js';
+
+export interface AnswerRequest {
+  app: AppContext;
+  res: ServerResponse;
+  signal: AbortSignal;
+  organisation: OrganisationRecord;
+  widget: WidgetRecord;
+  sessionId: string;
+  /** Answer as Server-Sent Events rather than one JSON object. */
+  stream: boolean;
+  question: string;
+  /** Chat only; a summary has no conversation. */
+  chat?: { conversationId?: string; visitorId: string | null; context?: PageContext };
+}
+
+/** Anything that is not the engine's own report becomes this, so no internals reach the visitor. */
+const GENERIC_FAILURE = 'The answer could not be generated. Please try again.';
+
+export async function respondWithAnswer(request: AnswerRequest): Promise<Reply | void> {
+  const { app, organisation, widget } = request;
+  const kind = request.chat ? 'chat' : 'summary';
+  const answerId = generateId('a_');
+  const begun = await beginAnswer(app.db, {
+    organisationId: organisation.id,
+    widgetId: widget.id,
+    answerId,
+    kind,
+    sessionId: request.sessionId,
+    chat: request.chat && { ...request.chat, newConversationId: generateId('c_'), question: request.question },
+  });
+
+  if (!begun) {
+    if (request.chat) {
+      const hits = await fallbackHits(app.db, { organisationId: organisation.id, sources: widget.sources, question: request.question, context: request.chat.context });
+      throw new HttpError('credits_exhausted', 'This organisation has no answer credits left.', {}, { hits });
+    }
+    const empty: SummarizeResult = { summarized: false, text: '', sources: [] };
+    if (!request.stream) return { body: { ...empty, sessionId: request.sessionId } };
+    await streamEvents(request.res, request.signal, async (stream) => {
+      const meta = { answerId, sessionId: request.sessionId };
+      if (await stream.send('meta', meta)) await stream.send('done', empty);
+    });
+    return;
+  }
+
+  const conversationId = begun.conversationId;
+  const history: Turn[] = begun.history.filter((turn) => turn.complete && turn.text).map(({ role, text }) => ({ role, text }));
+  const answer = new AnswerRun(request, answerId, history);
+
+  if (!request.stream) {
+    const result = await answer.run();
+    if (result.failure) throw new HttpError('internal', result.failure);
+    const body: (ChatReply | SummarizeResult) & { sessionId: string } = request.chat
+      ? { text: result.text, conversationId: conversationId!, answerId, sources: result.sources, sessionId: request.sessionId }
+      : { summarized: result.summarized, text: result.text, sources: result.sources, sessionId: request.sessionId };
+    return { body };
+  }
+
+  await streamEvents(request.res, request.signal, async (stream) => {
+    const meta = request.chat ? { conversationId: conversationId!, answerId, sessionId: request.sessionId } : { answerId, sessionId: request.sessionId };
+    if (!(await stream.send('meta', meta))) {
+      await answer.abandon();
+      return;
+    }
+    const result = await answer.run(stream);
+    if (result.outcome === 'aborted') return;
+    if (result.failure) {
+      await stream.send('error', { error: { code: 'internal', message: result.failure } });
+      return;
+    }
+    const done: ChatReply | SummarizeResult = request.chat
+      ? { text: result.text, conversationId: conversationId!, answerId, sources: result.sources }
+      : { summarized: result.summarized, text: result.text, sources: result.sources };
+    await stream.send('done', done);
+  });
+}
+
+interface RunResult {
+  outcome: AnswerOutcome;
+  text: string;
+  sources: Source[];
+  summarized: boolean;
+  /** Set when the answer failed: a message safe to show. */
+  failure?: string;
+}
+
+/** Thrown inside a run when the client is gone; never leaves the run. */
+class ClientGone extends Error {}
+
+/** Retrieval, generation and bookkeeping of one begun answer, written to `stream` when there is one. */
+class AnswerRun {
+  constructor(
+    private readonly request: AnswerRequest,
+    private readonly answerId: string,
+    private readonly history: Turn[],
+  ) {}
+
+  /** The client left before anything happened: settle the answer as aborted. */
+  abandon(): Promise<void> {
+    return this.settle('aborted', '', [], false);
+  }
+
+  async run(stream?: EventStream): Promise<RunResult> {
+    const { app, organisation, widget, signal } = this.request;
+    const emit = async <Name extends StreamEventName>(event: Name, data: StreamEvents[Name]) => {
+      if (stream && !(await stream.send(event, data))) throw new ClientGone();
+    };
+    let text = '';
+    let sources: Source[] = [];
+    let delivered = false;
+    let outcome: AnswerOutcome = 'complete';
+    let failure: string | undefined;
+    try {
+      await emit('status', { status: 'searching' });
+      const retrieved = await retrieveSections(app.db, {
+        organisationId: organisation.id,
+        sources: widget.sources,
+        question: this.request.question,
+        previousQuestions: this.history.filter((turn) => turn.role === 'user').map((turn) => turn.text),
+        context: this.request.chat?.context,
+      });
+      const grounding = groundingOf(retrieved);
+      sources = grounding.sources;
+      await emit('sources', { sources });
+      if (!this.request.chat && grounding.sections.length === 0) {
+        // Nothing to summarise is not a summary: no credit, `summarized: false`.
+        outcome = 'skipped';
+        return { outcome, text: '', sources: [], summarized: false };
+      }
+      await emit('status', { status: 'generating' });
+      const language = widget.config.default_language ?? 'en';
+      const deltas =
+        grounding.sections.length === 0
+          ? [noAnswerText(language)]
+          : answerEngine(app).generate({
+              question: this.request.question,
+              history: this.history,
+              sections: grounding.sections,
+              context: this.request.chat?.context,
+              language,
+              signal,
+            });
+      for await (const delta of deltas) {
+        if (signal.aborted) throw new ClientGone();
+        if (!delta) continue;
+        text += delta;
+        await emit('token', { delta });
+        if (stream) delivered = true;
+      }
+      if (signal.aborted) throw new ClientGone();
+      return { outcome, text, sources, summarized: true };
+    } catch (error) {
+      if (error instanceof ClientGone || signal.aborted) {
+        outcome = 'aborted';
+      } else {
+        outcome = 'failed';
+        failure = error instanceof AnswerEngineError ? error.message : GENERIC_FAILURE;
+        const detail = error instanceof AnswerEngineError ? (error.detail ?? error.message) : ((error as Error)?.stack ?? String(error));
+        app.log(`answer ${this.answerId} failed: ${detail}`);
+      }
+      return { outcome, text, sources, summarized: false, failure };
+    } finally {
+      // Settled before `done` goes out, so a client that reads the conversation right after sees it complete.
+      await this.settle(outcome, text, sources, delivered);
+    }
+  }
+
+  /**
+   * Records the end of the answer. The credit goes back when the answer did not complete and
+   * no text reached the client (in JSON mode, nothing reaches it before the reply), and for a
+   * summary with nothing to summarise.
+   */
+  private async settle(outcome: AnswerOutcome, text: string, sources: Source[], delivered: boolean): Promise<void> {
+    const { app, organisation } = this.request;
+    const refund = outcome === 'skipped' || (outcome !== 'complete' && !delivered);
+    await finishAnswer(app.db, {
+      answerId: this.answerId,
+      organisationId: organisation.id,
+      outcome,
+      refund,
+      message: this.request.chat ? { text, sources } : undefined,
+    }).catch((error) => app.log(`answer ${this.answerId}: could not record its end: ${(error as Error)?.message ?? error}`));
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Words for answer retrieval and the embedded engine: lowercased, split on anything that is
+ * not a letter or digit, stop words dropped, crudely stemmed so "installing", "installed"
+ * and "installs" meet at "install". Scripts written without spaces (Chinese, Japanese,
+ * Thai) become overlapping character pairs, which is how they can be compared at all
+ * without a dictionary.
+ */
+
+const STOP_WORDS = new Set(
+  `a about above after again against all am an and any are as at be because been before being below between both but by
+  can could did do does doing down during each few for from further had has have having he her here hers herself him
+  himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other
+  our ours ourselves out over own same she should so some such than that the their theirs them themselves then there
+  these they this those through to too under until up very was we were what when where which while who whom why will
+  with would you your yours yourself yourselves also get got may might must shall us let lets i'm im ive dont doesnt
+  cant cannot wont please tell explain know want need use using used way ways thing things something anything one
+  able like make made hi hello thanks thank`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+
+/** Lowercased words of a text, in order, stop words included. */
+export function words(text: string): string[] {
+  return text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+}
+
+/** Crude suffix stripping: enough to make inflections of one word meet, never a dictionary. */
+export function stem(word: string): string {
+  let w = word.replace(/['’]s$/, '').replace(/['’]/g, '');
+  if (w.length <= 3 || UNSPACED_SCRIPT.test(w) || /\d/.test(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (/(ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  for (const suffix of SUFFIXES) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  // "stopped" → "stopp" → "stop", so it meets "stop".
+  if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+const SUFFIXES = ['ational', 'ization', 'ation', 'ment', 'ness', 'ingly', 'edly', 'ing', 'ed', 'ly', 'er', 'able', 'ible', 'al', 'e'];
+
+/** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
+export function terms(text: string): string[] {
+  const result: string[] = [];
+  for (const word of words(text)) {
+    if (UNSPACED_SCRIPT.test(word)) {
+      const characters = [...word];
+      if (characters.length === 1) result.push(word);
+      for (let index = 0; index + 1 < characters.length; index++) result.push(characters[index]! + characters[index + 1]!);
+      continue;
+    }
+    if (STOP_WORDS.has(word) || (word.length < 2 && !/\d/.test(word))) continue;
+    result.push(stem(word));
+  }
+  return result;
+}
+
+/** The content words of a text as typed (no stems), longest first: what to hand a search engine. */
+export function keywords(text: string, max: number): string[] {
+  const seen = new Set<string>();
+  const result: string[] = [];
+  for (const word of words(text)) {
+    if (STOP_WORDS.has(word) || word.length < 3 || seen.has(stem(word))) continue;
+    seen.add(stem(word));
+    result.push(word);
+  }
+  return result.sort((a, b) => b.length - a.length).slice(0, max);
+}

@@ -1,0 +1,68 @@
+/** The answer engines' shared vocabulary (see engine.ts for how one is chosen). */
+
+/** A retrieved section, numbered the way the answer cites it: `[citation]` is `sources[citation - 1]`. */
+export interface GroundingSection {
+  citation: number;
+  url: string;
+  title: string;
+  section?: string;
+  text: string;
+}
+
+/** One earlier turn of the conversation. */
+export interface Turn {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/** The page the visitor is on, as the SDK sends it. */
+export interface PageContext {
+  url?: string;
+  title?: string;
+}
+
+export interface GenerateInput {
+  question: string;
+  /** Earlier turns, oldest first (complete answers only). */
+  history: Turn[];
+  /** Best first; may be empty. */
+  sections: GroundingSection[];
+  context?: PageContext;
+  /** The widget's language, for the engine's own words (e.g. "I couldn't find this"). */
+  language: string;
+  /** Aborted when the client goes away: the engine stops and releases what it holds. */
+  signal: AbortSignal;
+}
+
+export interface AnswerEngine {
+  readonly name: string;
+  /** The answer as deltas, in order. Throws `AnswerEngineError` when it cannot answer. */
+  generate(input: GenerateInput): AsyncIterable<string>;
+}
+
+/** A failure an engine reports to the visitor; `message` is safe to show (no internals). */
+export class AnswerEngineError extends Error {
+  constructor(
+    message: string,
+    /** What went wrong in detail, for the server log only. */
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Resolves after `ms`, or rejects at once when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

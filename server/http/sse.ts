@@ -1,0 +1,95 @@
+/**
+ * The one Server-Sent Events writer (chat and summarize both use it): one JSON object per
+ * event, each with an increasing `id`; writes wait for `drain` when the socket's buffer is
+ * full, so a slow reader slows generation down instead of filling memory; the stream ends
+ * in `finally`, and stops as soon as the client goes away.
+ */
+import type { ServerResponse } from 'node:http';
+import type { StreamEventName, StreamEvents } from '../../wire/contract.js';
+
+/** How often a comment line goes out while nothing else does, so proxies keep an idle stream open. */
+const HEARTBEAT_MS = 15_000;
+
+export class EventStream {
+  private nextId = 1;
+  private ended = false;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly signal: AbortSignal,
+  ) {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      // nginx and similar proxies buffer responses unless told not to.
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    this.heartbeat = setInterval(() => {
+      if (!this.closed && res.writableLength === 0) res.write(': keep-alive\n\n');
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** True once the stream ended or the client went away; nothing more is written then. */
+  get closed(): boolean {
+    return this.ended || this.signal.aborted || this.res.destroyed || this.res.writableEnded;
+  }
+
+  /**
+   * Writes one event and waits until the socket can take more. Resolves to false when the
+   * client is gone (before or while waiting), so the caller can stop generating.
+   */
+  async send<Name extends StreamEventName>(event: Name, data: StreamEvents[Name]): Promise<boolean> {
+    if (this.closed) return false;
+    // JSON.stringify never emits a raw line break, so one `data:` line always holds the whole object.
+    const frame = `id: ${this.nextId++}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    if (!this.res.write(frame)) await this.drained();
+    return !this.closed;
+  }
+
+  /** Ends the response (idempotent). */
+  end(): void {
+    clearInterval(this.heartbeat);
+    if (this.ended) return;
+    this.ended = true;
+    if (!this.res.destroyed && !this.res.writableEnded) this.res.end();
+  }
+
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        this.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+      this.signal.addEventListener('abort', done, { once: true });
+      if (this.closed) done();
+    });
+  }
+}
+
+/**
+ * Opens a stream, hands it to `write`, and ends it whatever happens. An exception from
+ * `write` after the stream began cannot become an error response any more; the caller is
+ * expected to have turned failures into an `error` event already, so it is only rethrown.
+ */
+export async function streamEvents(res: ServerResponse, signal: AbortSignal, write: (stream: EventStream) => Promise<void>): Promise<void> {
+  const stream = new EventStream(res, signal);
+  try {
+    await write(stream);
+  } finally {
+    stream.end();
+  }
+}
+
+/** Whether the request asked for a stream (`Accept: text/event-stream`). */
+export function wantsEventStream(accept: string | undefined): boolean {
+  return (accept ?? '')
+    .split(',')
+    .some((part) => part.split(';')[0]!.trim().toLowerCase() === 'text/event-stream');
+}

@@ -1,0 +1,63 @@
+import { LIMITS } from '../../wire/contract.js';
+import { respondWithAnswer } from '../answer/respond.js';
+import type { PageContext } from '../answer/types.js';
+import { authoriseWidget } from '../http/auth.js';
+import { readJson } from '../http/body.js';
+import { badRequest } from '../http/errors.js';
+import { verifyVisitor } from '../http/identity.js';
+import { enforceRateLimit } from '../http/rate-limit.js';
+import type { Route } from '../http/router.js';
+import { wantsEventStream } from '../http/sse.js';
+import { requireId, requireString, type Body } from '../http/validate.js';
+import { sessionIdFrom } from '../store/sessions.js';
+
+/** Longest chat message or summarize query, in characters. */
+export const MAX_QUESTION = 4000;
+
+export const chatRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/{organisation}/widgets/{widget}/chat',
+    kind: 'widget',
+    async handler({ req, res, app, params, signal }) {
+      const { organisation, widget } = await authoriseWidget(app.db, req, {
+        organisation: params.organisation!,
+        widget: params.widget!,
+        permission: 'chat',
+        type: 'chatbot',
+      });
+      enforceRateLimit(app, req, widget);
+      const body = await readJson(req, LIMITS.body);
+      const message = requireString(body, 'message', { max: MAX_QUESTION });
+      const conversationId = body.conversationId === undefined || body.conversationId === null ? undefined : requireId(body.conversationId, 'conversationId');
+      const user = body.user ?? undefined;
+      if (user !== undefined && (typeof user !== 'object' || Array.isArray(user))) throw badRequest('`user` must be an object with `id` and `hash`.');
+      const visitorId = user === undefined ? null : verifyVisitor(widget, (user as Body).id, (user as Body).hash, { required: true, field: 'user.id' });
+      return respondWithAnswer({
+        app,
+        res,
+        signal,
+        organisation,
+        widget,
+        sessionId: sessionIdFrom(body),
+        stream: wantsEventStream(req.headers.accept),
+        question: message,
+        chat: { conversationId, visitorId, context: pageContext(body.context) },
+      });
+    },
+  },
+];
+
+/** `context` as the SDK sends it: `{ url, title, ... }`; members other than url and title are ignored. */
+export function pageContext(value: unknown): PageContext | undefined {
+  if (value === undefined || value === null || value === false) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('`context` must be an object such as { "url": "…", "title": "…" }.');
+  const context = value as Body;
+  const read = (field: 'url' | 'title', max: number) => {
+    const member = context[field];
+    if (member === undefined || member === null) return undefined;
+    if (typeof member !== 'string' || member.length > max) throw badRequest(`\`context.${field}\` must be a string of at most ${max} characters.`);
+    return member;
+  };
+  return { url: read('url', 2048), title: read('title', 500) };
+}

@@ -1,0 +1,38 @@
+import { LIMITS } from '../../wire/contract.js';
+import { respondWithAnswer } from '../answer/respond.js';
+import { authoriseWidget } from '../http/auth.js';
+import { readJson } from '../http/body.js';
+import { enforceRateLimit } from '../http/rate-limit.js';
+import type { Route } from '../http/router.js';
+import { wantsEventStream } from '../http/sse.js';
+import { requireString } from '../http/validate.js';
+import { sessionIdFrom } from '../store/sessions.js';
+import { MAX_QUESTION } from './chat.js';
+
+export const summarizeRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/{organisation}/widgets/{widget}/summarize',
+    kind: 'widget',
+    async handler({ req, res, app, params, signal }) {
+      const { organisation, widget } = await authoriseWidget(app.db, req, {
+        organisation: params.organisation!,
+        widget: params.widget!,
+        permission: 'summarize',
+        type: 'search',
+      });
+      enforceRateLimit(app, req, widget);
+      const body = await readJson(req, LIMITS.body);
+      return respondWithAnswer({
+        app,
+        res,
+        signal,
+        organisation,
+        widget,
+        sessionId: sessionIdFrom(body),
+        stream: wantsEventStream(req.headers.accept),
+        question: requireString(body, 'query', { max: MAX_QUESTION }),
+      });
+    },
+  },
+];

@@ -1,0 +1,119 @@
+/**
+ * A widget's analytics over a period: what people searched for (and found nothing for),
+ * how often a search led to a click, which result positions get clicked, and how many
+ * answers were given and credits spent. Searches come from `search_queries` (written by
+ * the search route), clicks from `analytics_events`, answers from `answers`.
+ */
+import { badRequest } from '../http/errors.js';
+import type { Queryable } from './db.js';
+import type { WidgetScope } from './conversations.js';
+
+export interface AnalyticsPeriod {
+  from: Date;
+  to: Date;
+}
+
+export interface WidgetAnalytics {
+  widget: string;
+  from: string;
+  to: string;
+  /** Distinct sessions with a search, answer or click in the period. */
+  sessions: number;
+  searches: number;
+  /** Most frequent queries (lowercased, trimmed), at most 20. */
+  topQueries: { query: string; searches: number }[];
+  /** Most frequent queries that found nothing, at most 20. */
+  noResultQueries: { query: string; searches: number }[];
+  clicks: number;
+  /** Searches followed by at least one click on one of their results. */
+  searchesWithClicks: number;
+  /** searchesWithClicks / searches (0 without searches). */
+  clickThroughRate: number;
+  /** Clicks per result position (1 is the first); `rank: null` for clicks sent without one. */
+  clicksByRank: { rank: number | null; clicks: number }[];
+  answers: { chat: number; summaries: number; total: number };
+  creditsSpent: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * `from` and `to` query parameters: ISO dates or times; by default the last 30 days. A date
+ * without a time means the whole day: `to=2025-01-31` includes January 31st.
+ */
+export function parsePeriod(params: URLSearchParams, now: Date = new Date()): AnalyticsPeriod {
+  const read = (name: 'from' | 'to'): Date | undefined => {
+    const value = params.get(name);
+    if (value === null || value === '') return undefined;
+    const time = Date.parse(value);
+    if (value.length > 64 || Number.isNaN(time)) throw badRequest(`\`${name}\` must be an ISO 8601 date or time.`);
+    return new Date(name === 'to' && DATE_ONLY.test(value) ? time + DAY_MS : time);
+  };
+  const to = read('to') ?? now;
+  const from = read('from') ?? new Date(to.getTime() - 30 * DAY_MS);
+  if (from.getTime() >= to.getTime()) throw badRequest('`from` must be before `to`.');
+  return { from, to };
+}
+
+export async function widgetAnalytics(db: Queryable, scope: WidgetScope, period: AnalyticsPeriod): Promise<WidgetAnalytics> {
+  const params = [scope.organisationId, scope.widgetId, period.from, period.to];
+  const inPeriod = (alias: string) =>
+    `${alias}.organisation_id = $1 AND ${alias}.widget_id = $2 AND ${alias}.created_at >= $3 AND ${alias}.created_at < $4`;
+
+  const [searchTotals] = await db.query<{ searches: number; withClicks: number }>(
+    `SELECT count(*)::int AS searches,
+            count(*) FILTER (WHERE EXISTS (
+              SELECT 1 FROM analytics_events e
+               WHERE e.query_id = q.id AND e.organisation_id = q.organisation_id AND e.widget_id = q.widget_id AND e.name = 'click'))::int AS "withClicks"
+       FROM search_queries q WHERE ${inPeriod('q')}`,
+    params,
+  );
+  const topQueries = await db.query<{ query: string; searches: number }>(
+    `SELECT lower(btrim(q.query)) AS query, count(*)::int AS searches FROM search_queries q
+      WHERE ${inPeriod('q')} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20`,
+    params,
+  );
+  const noResultQueries = await db.query<{ query: string; searches: number }>(
+    `SELECT lower(btrim(q.query)) AS query, count(*)::int AS searches FROM search_queries q
+      WHERE ${inPeriod('q')} AND q.hit_count = 0 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20`,
+    params,
+  );
+  const clicksByRank = await db.query<{ rank: number | null; clicks: number }>(
+    `SELECT e.rank, count(*)::int AS clicks FROM analytics_events e
+      WHERE ${inPeriod('e')} AND e.name = 'click' GROUP BY e.rank ORDER BY e.rank NULLS LAST`,
+    params,
+  );
+  const [answers] = await db.query<{ chat: number; summaries: number; creditsSpent: number }>(
+    `SELECT count(*) FILTER (WHERE a.kind = 'chat' AND a.status = 'complete')::int AS chat,
+            count(*) FILTER (WHERE a.kind = 'summary' AND a.status = 'complete')::int AS summaries,
+            count(*) FILTER (WHERE a.credit = 'spent')::int AS "creditsSpent"
+       FROM answers a WHERE ${inPeriod('a')}`,
+    params,
+  );
+  const [sessions] = await db.query<{ sessions: number }>(
+    `SELECT count(DISTINCT session_id)::int AS sessions FROM (
+       SELECT q.session_id FROM search_queries q WHERE ${inPeriod('q')} AND q.session_id IS NOT NULL
+       UNION ALL SELECT a.session_id FROM answers a WHERE ${inPeriod('a')}
+       UNION ALL SELECT e.session_id FROM analytics_events e WHERE ${inPeriod('e')}) AS seen`,
+    params,
+  );
+
+  const searches = searchTotals?.searches ?? 0;
+  const searchesWithClicks = searchTotals?.withClicks ?? 0;
+  return {
+    widget: `${scope.organisationId}/${scope.widgetId}`,
+    from: period.from.toISOString(),
+    to: period.to.toISOString(),
+    sessions: sessions?.sessions ?? 0,
+    searches,
+    topQueries,
+    noResultQueries,
+    clicks: clicksByRank.reduce((sum, row) => sum + row.clicks, 0),
+    searchesWithClicks,
+    clickThroughRate: searches === 0 ? 0 : Math.round((searchesWithClicks / searches) * 10_000) / 10_000,
+    clicksByRank,
+    answers: { chat: answers?.chat ?? 0, summaries: answers?.summaries ?? 0, total: (answers?.chat ?? 0) + (answers?.summaries ?? 0) },
+    creditsSpent: answers?.creditsSpent ?? 0,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Analytics events sent by the SDK and the beacon. The only kind is `click`, with `props`
+ * `{ url, rank?, source? }`, tied to its session and, when given, to the search (`queryId`)
+ * it came from, which is what the search → click funnel is computed from. Bodies are
+ * validated strictly: anything unknown or ill-typed is refused (400) rather than stored.
+ */
+import { badRequest } from '../http/errors.js';
+import type { Queryable } from './db.js';
+import { SESSION_ID_PATTERN } from './sessions.js';
+import type { WidgetScope } from './conversations.js';
+
+export interface ClickEvent {
+  name: 'click';
+  url: string;
+  rank: number | null;
+  source: string | null;
+  queryId: string | null;
+  clientTime: string | null;
+}
+
+/** The most events one request may carry (the body is also capped at 64 KiB). */
+export const MAX_EVENTS = 100;
+const EVENT_FIELDS = new Set(['name', 'props', 'queryId', 'ts']);
+const PROP_FIELDS = new Set(['url', 'rank', 'source']);
+const QUERY_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Checks an events body; throws 400 naming the first field that is wrong. */
+export function parseEventsBody(body: Record<string, unknown>): { sessionId: string; events: ClickEvent[] } {
+  const sessionId = body.sessionId;
+  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
+    throw badRequest("`sessionId` is required: 1–128 letters, digits, '_' or '-'.");
+  }
+  for (const key of Object.keys(body)) if (key !== 'sessionId' && key !== 'events') throw badRequest(`\`${key}\` is not a field of an events body.`);
+  const list = body.events;
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_EVENTS) throw badRequest(`\`events\` must be an array of 1 to ${MAX_EVENTS} events.`);
+  const events = list.map((event, index): ClickEvent => {
+    const at = `events[${index}]`;
+    if (!isObject(event)) throw badRequest(`\`${at}\` must be an object.`);
+    for (const key of Object.keys(event)) if (!EVENT_FIELDS.has(key)) throw badRequest(`\`${at}.${key}\` is not a field of an event.`);
+    if (event.name !== 'click') throw badRequest(`\`${at}.name\` must be "click".`);
+    const props = event.props;
+    if (!isObject(props)) throw badRequest(`\`${at}.props\` must be an object with \`url\`.`);
+    for (const key of Object.keys(props)) if (!PROP_FIELDS.has(key)) throw badRequest(`\`${at}.props.${key}\` is not a property of a click.`);
+    if (typeof props.url !== 'string' || props.url.trim() === '' || props.url.length > 2048) {
+      throw badRequest(`\`${at}.props.url\` must be a non-empty string of at most 2048 characters.`);
+    }
+    const rank = props.rank ?? null;
+    if (rank !== null && (typeof rank !== 'number' || !Number.isInteger(rank) || rank < 0 || rank > 10_000)) {
+      throw badRequest(`\`${at}.props.rank\` must be a whole number from 0 to 10000.`);
+    }
+    const source = props.source ?? null;
+    if (source !== null && (typeof source !== 'string' || source.length > 64)) throw badRequest(`\`${at}.props.source\` must be a string of at most 64 characters.`);
+    const queryId = event.queryId ?? null;
+    if (queryId !== null && (typeof queryId !== 'string' || !QUERY_ID_PATTERN.test(queryId))) {
+      throw badRequest(`\`${at}.queryId\` must be a query id from a search response.`);
+    }
+    const ts = event.ts ?? null;
+    if (ts !== null && (typeof ts !== 'string' || ts.length > 64 || Number.isNaN(Date.parse(ts)))) {
+      throw badRequest(`\`${at}.ts\` must be an ISO 8601 time.`);
+    }
+    return { name: 'click', url: props.url, rank: rank as number | null, source: source as string | null, queryId: queryId as string | null, clientTime: ts ? new Date(ts).toISOString() : null };
+  });
+  return { sessionId, events };
+}
+
+export async function recordEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<void> {
+  const values: unknown[] = [];
+  const rows = events.map((event) => {
+    values.push(scope.organisationId, scope.widgetId, sessionId, event.queryId, event.name, event.url, event.rank, event.source, event.clientTime);
+    const base = values.length - 9;
+    return `(${Array.from({ length: 9 }, (_, index) => `$${base + index + 1}`).join(', ')})`;
+  });
+  await db.query(
+    `INSERT INTO analytics_events (organisation_id, widget_id, session_id, query_id, name, url, rank, source, client_time)
+     VALUES ${rows.join(', ')}`,
+    values,
+  );
+}

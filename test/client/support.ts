@@ -1,0 +1,115 @@
+/**
+ * Shared pieces of the client tests: an MSW worker standing in for the Assist API, fixtures
+ * shaped like the contract, and a builder for Server-Sent Event responses.
+ */
+import { setupWorker } from 'msw/browser';
+import { HttpResponse } from 'msw';
+import type { ChatReply, Hit, WidgetConfig } from '../../wire/contract.js';
+import { defaultConfig } from '../../wire/contract.js';
+import { clearConfigCache } from '../../src/core/config-cache.js';
+
+export const WIDGET_KEY = 'acme/help';
+export const API = `${location.origin}/api/v1/acme/widgets/help`;
+/** Retries fast enough for tests, but still retries. */
+export const FAST_RETRY = { retries: 2, baseDelayMs: 1, maxDelayMs: 20 };
+
+export const worker = setupWorker();
+
+/** Starts MSW for the file, resets handlers and browser storage around every test. */
+export function useMockApi(): { requests: Request[] } {
+  const log = { requests: [] as Request[] };
+  before(async () => {
+    await worker.start({ quiet: true, onUnhandledRequest: 'error' });
+    worker.events.on('request:start', ({ request }) => {
+      log.requests.push(request.clone());
+    });
+  });
+  beforeEach(() => {
+    log.requests.length = 0;
+    sessionStorage.clear();
+    localStorage.clear();
+    clearConfigCache();
+  });
+  afterEach(() => worker.resetHandlers());
+  after(() => worker.stop());
+  return log;
+}
+
+export function hit(rank: number): Hit {
+  return { id: `h${rank}`, pageId: `p${rank}`, url: `https://acme.test/p${rank}#s`, title: `Page ${rank}`, section: 'Intro', snippet: 'reset <mark>password</mark>', source: 'docs', score: 1 / rank };
+}
+
+export const CONFIG: WidgetConfig = { ...defaultConfig('chatbot', 'Help'), greeting: 'Hi!', default_language: 'de' };
+
+export const REPLY: ChatReply = {
+  text: 'Open **Settings**.',
+  conversationId: 'c_1',
+  answerId: 'a_1',
+  sources: [{ url: 'https://acme.test/start', title: 'Start', pageId: 'p1' }],
+};
+
+export function errorBody(code: string, message = `${code} happened`) {
+  return { error: { code, message } };
+}
+
+export type StreamEvent = [event: string, data: unknown];
+
+/** The events of a successful streamed chat answer, as the contract shows them. */
+export function chatEvents(reply: ChatReply = REPLY, deltas = ['Open ', '**Settings**', '.']): StreamEvent[] {
+  return [
+    ['meta', { conversationId: reply.conversationId, answerId: reply.answerId }],
+    ['status', { status: 'searching' }],
+    ['sources', { sources: reply.sources }],
+    ['status', { status: 'generating' }],
+    ...deltas.map((delta): StreamEvent => ['token', { delta }]),
+    ['done', reply],
+  ];
+}
+
+export function encodeEvents(events: StreamEvent[], lineEnd = '\n'): string {
+  return events.map(([event, data], index) => `id: ${index + 1}${lineEnd}event: ${event}${lineEnd}data: ${JSON.stringify(data)}${lineEnd}${lineEnd}`).join('');
+}
+
+export interface StreamOptions {
+  /** Split the bytes into chunks of this size (default: one chunk per event). */
+  chunkSize?: number;
+  /** Error the stream after sending everything (a dropped connection) instead of closing it. */
+  breakConnection?: boolean;
+  /** Wait this long between chunks. */
+  delayMs?: number;
+}
+
+/** A `text/event-stream` response whose body is `text`, delivered in the given chunks. */
+export function streamResponse(text: string, options: StreamOptions = {}): HttpResponse<ReadableStream> {
+  const bytes = new TextEncoder().encode(text);
+  const size = options.chunkSize ?? bytes.length;
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.slice(i, i + size));
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      for (const chunk of chunks) {
+        if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+        controller.enqueue(chunk);
+      }
+      if (options.breakConnection) setTimeout(() => controller.error(new Error('connection reset')), 10);
+      else controller.close();
+    },
+  });
+  return new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } });
+}
+
+export function sseResponse(events: StreamEvent[], options: StreamOptions = {}): HttpResponse<ReadableStream> {
+  return streamResponse(encodeEvents(events), options);
+}
+
+/** Rejection of `promise`, failing the test when it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('Expected the promise to reject, but it resolved.');
+}
+
+export const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
