@@ -128,7 +128,8 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     if (chosen.length > 0 && (score < 0.35 * best || totalWords + unit.words > MAX_WORDS)) continue;
     const adds = questionTerms.some((term) => !covered.has(term) && (unit.terms.has(term) || unit.headingTerms.has(term)));
     if (chosen.length > 0 && !adds && score < 0.6 * best) continue;
-    if (chosen.some((other) => other.text === unit.text)) continue;
+    // Docs repeat themselves: a sentence saying nearly what a chosen one says adds nothing.
+    if (chosen.some((other) => similarity(other.terms, unit.terms) >= 0.7)) continue;
     chosen.push(unit);
     totalWords += unit.words;
     for (const term of questionTerms) if (unit.terms.has(term) || unit.headingTerms.has(term)) covered.add(term);
@@ -141,6 +142,14 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const cited = chosen.map((unit) => cite(unit.text, unit.citation));
   if (chosen.length >= 3 || (chosen.length > 1 && chosen.every((unit) => unit.listItem))) return cited.map((line) => `- ${line}`).join('\n');
   return cited.join(' ');
+}
+
+/** Jaccard similarity of two term sets. */
+function similarity(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const term of a) if (b.has(term)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 1 : shared / union;
 }
 
 /** `Install it.` → `Install it [1].`; a marker goes inside the final punctuation. */

@@ -24,8 +24,8 @@ function parseOrigin(origin: string | undefined): ParsedOrigin | undefined {
     return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  // An Origin is exactly scheme://host[:port]; anything more (path, user info) is not a browser's.
-  if (url.origin !== origin.toLowerCase().replace(/\/$/, '') || url.username || url.password) return undefined;
+  // An Origin is exactly scheme://host[:port]; anything more (a trailing slash, a path, user info) is not a browser's.
+  if (url.origin !== origin.toLowerCase() || url.username || url.password) return undefined;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return { host: url.hostname, port };
 }

@@ -1,11 +1,11 @@
 /**
  * Rate limits for chat and summarize: `app.rateLimit` requests per minute per widget and
- * client address (0: off). The count is an approximate sliding window: the current
- * minute's requests plus the previous minute's, weighted by how much of that minute still
- * overlaps the last 60 seconds. Constant memory per key; keys idle for two minutes are
- * swept. It lives in memory, so several server instances each count on their own (a
- * visitor may get up to N × the limit across N instances). The client address is the
- * socket's; `X-Forwarded-For` is not trusted.
+ * client address (0: off), as a sliding window: a request is allowed when fewer than the
+ * limit were allowed in the 60 seconds before it, and `Retry-After` says when the oldest of
+ * those leaves the window. Memory is one timestamp per allowed request of the last minute;
+ * idle keys are swept. It lives in memory, so several server instances each count on their
+ * own (a visitor may get up to N × the limit across N instances). The client address is
+ * the socket's; `X-Forwarded-For` is not trusted.
  */
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app.js';
@@ -13,14 +13,14 @@ import { HttpError } from './errors.js';
 
 const WINDOW_MS = 60_000;
 
-interface Counter {
-  windowStart: number;
-  previous: number;
-  current: number;
+/** Times of the allowed requests of one key, oldest first, from `head` on. */
+interface Window {
+  times: number[];
+  head: number;
 }
 
 export class RateLimiter {
-  private readonly counters = new Map<string, Counter>();
+  private readonly windows = new Map<string, Window>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -31,50 +31,34 @@ export class RateLimiter {
     this.sweeper.unref();
   }
 
-  /** Counts one request for `key`; returns 0 when it may go ahead, else the seconds to wait. */
+  /** Counts one request for `key`; returns 0 when it may go ahead, else the whole seconds to wait. */
   take(key: string): number {
     const now = this.now();
-    let counter = this.counters.get(key);
-    if (!counter) {
-      counter = { windowStart: now, previous: 0, current: 0 };
-      this.counters.set(key, counter);
+    let window = this.windows.get(key);
+    if (!window) {
+      window = { times: [], head: 0 };
+      this.windows.set(key, window);
     }
-    const elapsedWindows = Math.floor((now - counter.windowStart) / WINDOW_MS);
-    if (elapsedWindows > 0) {
-      counter.previous = elapsedWindows === 1 ? counter.current : 0;
-      counter.current = 0;
-      counter.windowStart += elapsedWindows * WINDOW_MS;
+    while (window.head < window.times.length && window.times[window.head]! <= now - WINDOW_MS) window.head++;
+    if (window.head > 64 && window.head * 2 > window.times.length) {
+      window.times = window.times.slice(window.head);
+      window.head = 0;
     }
-    const elapsed = now - counter.windowStart;
-    const estimate = (counter.previous * (WINDOW_MS - elapsed)) / WINDOW_MS + counter.current;
-    if (estimate + 1 <= this.limit) {
-      counter.current++;
+    if (window.times.length - window.head < this.limit) {
+      window.times.push(now);
       return 0;
     }
-    return Math.max(1, Math.ceil(this.waitMs(counter, elapsed) / 1000));
-  }
-
-  /** How long until one more request fits under the limit. */
-  private waitMs(counter: Counter, elapsed: number): number {
-    const room = this.limit - 1;
-    if (counter.current <= room) {
-      // Only the previous minute's share is in the way: wait until enough of it slides out.
-      const needed = WINDOW_MS * (1 - (room - counter.current) / counter.previous);
-      return needed - elapsed;
-    }
-    // This minute is full: wait for the next one, and then for enough of this one to slide out.
-    const intoNext = counter.current > 0 ? WINDOW_MS * Math.max(0, 1 - room / counter.current) : 0;
-    return WINDOW_MS - elapsed + intoNext;
+    return Math.max(1, Math.ceil((window.times[window.head]! + WINDOW_MS - now) / 1000));
   }
 
   private sweep(): void {
-    const cutoff = this.now() - 2 * WINDOW_MS;
-    for (const [key, counter] of this.counters) if (counter.windowStart < cutoff) this.counters.delete(key);
+    const cutoff = this.now() - WINDOW_MS;
+    for (const [key, window] of this.windows) if ((window.times.at(-1) ?? 0) <= cutoff) this.windows.delete(key);
   }
 
   close(): void {
     clearInterval(this.sweeper);
-    this.counters.clear();
+    this.windows.clear();
   }
 }
 

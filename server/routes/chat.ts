@@ -28,7 +28,7 @@ export const chatRoutes: Route[] = [
       });
       enforceRateLimit(app, req, widget);
       const body = await readJson(req, LIMITS.body);
-      const message = requireString(body, 'message', { max: MAX_QUESTION });
+      const message = questionField(body, 'message');
       const conversationId = body.conversationId === undefined || body.conversationId === null ? undefined : requireId(body.conversationId, 'conversationId');
       const user = body.user ?? undefined;
       if (user !== undefined && (typeof user !== 'object' || Array.isArray(user))) throw badRequest('`user` must be an object with `id` and `hash`.');
@@ -47,6 +47,11 @@ export const chatRoutes: Route[] = [
     },
   },
 ];
+
+/** A chat message or summarize query: a non-empty string of at most 4000 characters. */
+export function questionField(body: Body, field: string): string {
+  return requireString(body, field, { max: MAX_QUESTION });
+}
 
 /** `context` as the SDK sends it: `{ url, title, ... }`; members other than url and title are ignored. */
 export function pageContext(value: unknown): PageContext | undefined {

@@ -5,9 +5,8 @@ import { readJson } from '../http/body.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
-import { requireString } from '../http/validate.js';
 import { sessionIdFrom } from '../store/sessions.js';
-import { MAX_QUESTION } from './chat.js';
+import { questionField } from './chat.js';
 
 export const summarizeRoutes: Route[] = [
   {
@@ -31,7 +30,7 @@ export const summarizeRoutes: Route[] = [
         widget,
         sessionId: sessionIdFrom(body),
         stream: wantsEventStream(req.headers.accept),
-        question: requireString(body, 'query', { max: MAX_QUESTION }),
+        question: questionField(body, 'query'),
       });
     },
   },

@@ -1,8 +1,12 @@
 /**
  * Keeps the search index in step with pages. Called inside the same transaction as the
- * page write, so a write is searchable as soon as its response arrives.
+ * page write, so a write is searchable as soon as its response arrives. Deleting a page
+ * deletes its sections by cascade; their words leave the vocabulary at the next index
+ * write (see `search_removed_sections` in 002_search.sql).
  */
 import type { Queryable } from '../store/db.js';
+import { spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
+import { splitSections } from './sections.js';
 
 export interface IndexablePage {
   id: string;
@@ -14,4 +18,154 @@ export interface IndexablePage {
   content: string;
 }
 
-export async function indexPage(_tx: Queryable, _page: IndexablePage): Promise<void> {}
+export async function indexPage(tx: Queryable, page: IndexablePage): Promise<void> {
+  await indexPages(tx, [page]);
+}
+
+interface SectionText {
+  organisationId: string;
+  pageId: string;
+  title: string;
+  path: string;
+  text: string;
+}
+
+/**
+ * Replaces the sections of many pages in a few statements: bulk loads (benchmarks,
+ * imports) pay per statement, not per page, and each vocabulary word is written once.
+ */
+export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise<void> {
+  if (pages.length === 0) return;
+  const columns = {
+    id: [] as string[],
+    pageId: [] as string[],
+    organisationId: [] as string[],
+    sourceId: [] as string[],
+    position: [] as number[],
+    url: [] as string[],
+    title: [] as string[],
+    path: [] as string[],
+    text: [] as string[],
+    config: [] as string[],
+    indexedTitle: [] as string[],
+    indexedPath: [] as string[],
+    lead: [] as string[],
+    rest: [] as string[],
+  };
+  const configs = new Map<string, [organisationId: string, sourceId: string, config: string]>();
+  const added: SectionText[] = [];
+  for (const page of pages) {
+    const config = textSearchConfig(page.language);
+    configs.set(`${page.organisationId}\n${page.sourceId}\n${config}`, [page.organisationId, page.sourceId, config]);
+    // NFC, so a word typed on one keyboard matches the same word stored decomposed.
+    const title = page.title.normalize('NFC');
+    const indexedTitle = spaceUnspacedScripts(title);
+    for (const section of splitSections(page.content.normalize('NFC'), title)) {
+      // The first paragraph usually says what the section is about: it weighs more than the rest.
+      const split = section.text.indexOf('\n\n');
+      columns.id.push(`${page.id}-${section.position}`);
+      columns.pageId.push(page.id);
+      columns.organisationId.push(page.organisationId);
+      columns.sourceId.push(page.sourceId);
+      columns.position.push(section.position);
+      columns.url.push(sectionUrl(page.url, section.anchor));
+      columns.title.push(title);
+      columns.path.push(section.path);
+      columns.text.push(section.text);
+      columns.config.push(config);
+      columns.indexedTitle.push(indexedTitle);
+      columns.indexedPath.push(spaceUnspacedScripts(section.path));
+      columns.lead.push(spaceUnspacedScripts(split === -1 ? section.text : section.text.slice(0, split)));
+      columns.rest.push(spaceUnspacedScripts(split === -1 ? '' : section.text.slice(split + 2)));
+      added.push({ organisationId: page.organisationId, pageId: page.id, title, path: section.path, text: section.text });
+    }
+  }
+
+  const replaced = await tx.query<SectionText>(
+    `DELETE FROM search_sections WHERE page_id = ANY($1::text[])
+     RETURNING organisation_id AS "organisationId", page_id AS "pageId", title, path, text`,
+    [pages.map((page) => page.id)],
+  );
+  const parked = await tx.query<SectionText>(
+    `DELETE FROM search_removed_sections RETURNING organisation_id AS "organisationId", page_id AS "pageId", title, path, text`,
+  );
+  await tx.query(
+    `INSERT INTO search_sections (id, page_id, organisation_id, source_id, position, url, title, path, text, document)
+     SELECT id, page_id, organisation_id, source_id, position, url, title, path, text,
+            setweight(to_tsvector(config::regconfig, indexed_title), 'A') ||
+            setweight(to_tsvector(config::regconfig, indexed_path), 'B') ||
+            setweight(to_tsvector(config::regconfig, lead), 'C') ||
+            setweight(to_tsvector(config::regconfig, rest), 'D')
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+         AS section(id, page_id, organisation_id, source_id, position, url, title, path, text,
+                    config, indexed_title, indexed_path, lead, rest)`,
+    Object.values(columns),
+  );
+  const known = [...configs.values()];
+  await tx.query(
+    `INSERT INTO search_configs (organisation_id, source_id, config)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
+    [known.map((entry) => entry[0]), known.map((entry) => entry[1]), known.map((entry) => entry[2])],
+  );
+  await updateVocabulary(tx, added, [...replaced, ...parked]);
+}
+
+/**
+ * Adds one page to the count of every word a page now has and takes one away for every
+ * word it had, in one statement. Words go in sorted order, so two concurrent writers on
+ * PostgreSQL lock the rows of shared words in the same order and cannot deadlock.
+ */
+async function updateVocabulary(tx: Queryable, added: SectionText[], removed: SectionText[]): Promise<void> {
+  const delta = new Map<string, { organisationId: string; word: string; pages: number }>();
+  const count = (sections: SectionText[], sign: 1 | -1) => {
+    for (const [key, words] of wordsByPage(sections)) {
+      const organisationId = key.slice(0, key.indexOf('\n'));
+      for (const word of words) {
+        const entryKey = `${organisationId}\n${word}`;
+        const entry = delta.get(entryKey) ?? { organisationId, word, pages: 0 };
+        entry.pages += sign;
+        delta.set(entryKey, entry);
+      }
+    }
+  };
+  count(added, 1);
+  count(removed, -1);
+  const changes = [...delta.values()].filter((entry) => entry.pages !== 0);
+  if (changes.length === 0) return;
+  await tx.query(
+    `INSERT INTO search_vocabulary (organisation_id, word, pages)
+     SELECT change.organisation_id, change.word, change.pages
+       FROM unnest($1::text[], $2::text[], $3::int[]) AS change(organisation_id, word, pages)
+       -- Parked sections may belong to an organisation deleted since.
+       JOIN organisations ON organisations.id = change.organisation_id
+      ORDER BY change.organisation_id, change.word
+     ON CONFLICT (organisation_id, word) DO UPDATE SET pages = search_vocabulary.pages + excluded.pages`,
+    [changes.map((entry) => entry.organisationId), changes.map((entry) => entry.word), changes.map((entry) => entry.pages)],
+  );
+}
+
+function wordsByPage(sections: SectionText[]): Map<string, Set<string>> {
+  const pages = new Map<string, Set<string>>();
+  for (const section of sections) {
+    const key = `${section.organisationId}\n${section.pageId}`;
+    const words = pages.get(key) ?? new Set<string>();
+    vocabularyWords(section.title, words);
+    vocabularyWords(section.path, words);
+    vocabularyWords(section.text, words);
+    pages.set(key, words);
+  }
+  return pages;
+}
+
+/** The page's url pointing at the section's heading; the intro links to the page itself. */
+export function sectionUrl(pageUrl: string, anchor: string | null): string {
+  if (anchor === null) return pageUrl;
+  try {
+    const url = new URL(pageUrl);
+    url.hash = anchor;
+    return url.href;
+  } catch {
+    return `${pageUrl.split('#')[0]}#${encodeURIComponent(anchor)}`;
+  }
+}

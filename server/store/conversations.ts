@@ -5,10 +5,15 @@
  * anonymous request) can continue it; anyone else gets 404, as if it did not exist.
  * Conversations not kept expire 30 days after their last message: every read filters them
  * out, and `purgeExpiredConversations` deletes them for good.
+ *
+ * The owner is stored as the SHA-256 of the visitor id, not the id itself: any string the
+ * integrator signs is a valid id (PostgreSQL text cannot hold NUL, for one), and the
+ * database does not need to know who the visitor is, only that it is the same one.
  */
 import { LIMITS, type ConversationMessage, type ConversationSummary, type Conversation, type Source } from '../../wire/contract.js';
 import { notFound } from '../http/errors.js';
 import type { Queryable } from './db.js';
+import { hashSecret } from './secrets.js';
 
 export const CONVERSATION_TTL_MS = LIMITS.conversationTtlDays * 24 * 60 * 60 * 1000;
 
@@ -18,6 +23,11 @@ const LIVE = `(c.kept OR c.last_message_at > now() - make_interval(days => ${LIM
 export interface WidgetScope {
   organisationId: string;
   widgetId: string;
+}
+
+/** The stored form of a conversation's owner. */
+function ownerKey(visitorId: string | null): string | null {
+  return visitorId === null ? null : hashSecret(visitorId);
 }
 
 interface SummaryRow {
@@ -49,9 +59,9 @@ function toSummary(row: SummaryRow): ConversationSummary {
 export async function listConversations(db: Queryable, scope: WidgetScope, visitorId: string): Promise<ConversationSummary[]> {
   const rows = await db.query<SummaryRow>(
     `SELECT ${SUMMARY_COLUMNS} FROM conversations c
-      WHERE c.organisation_id = $1 AND c.widget_id = $2 AND c.visitor_id = $3 AND ${LIVE}
+      WHERE c.organisation_id = $1 AND c.widget_id = $2 AND c.visitor_key = $3 AND ${LIVE}
       ORDER BY c.last_message_at DESC, c.id`,
-    [scope.organisationId, scope.widgetId, visitorId],
+    [scope.organisationId, scope.widgetId, ownerKey(visitorId)],
   );
   return rows.map(toSummary);
 }
@@ -59,8 +69,8 @@ export async function listConversations(db: Queryable, scope: WidgetScope, visit
 async function findOwned(db: Queryable, scope: WidgetScope, conversationId: string, visitorId: string | null): Promise<SummaryRow | undefined> {
   const [row] = await db.query<SummaryRow>(
     `SELECT ${SUMMARY_COLUMNS} FROM conversations c
-      WHERE c.id = $1 AND c.organisation_id = $2 AND c.widget_id = $3 AND c.visitor_id IS NOT DISTINCT FROM $4 AND ${LIVE}`,
-    [conversationId, scope.organisationId, scope.widgetId, visitorId],
+      WHERE c.id = $1 AND c.organisation_id = $2 AND c.widget_id = $3 AND c.visitor_key IS NOT DISTINCT FROM $4 AND ${LIVE}`,
+    [conversationId, scope.organisationId, scope.widgetId, ownerKey(visitorId)],
   );
   return row;
 }
@@ -89,8 +99,8 @@ export async function getConversation(db: Queryable, scope: WidgetScope, convers
 export async function keepConversation(db: Queryable, scope: WidgetScope, conversationId: string, visitorId: string, kept: boolean): Promise<ConversationSummary> {
   const updated = await db.query(
     `UPDATE conversations c SET kept = $5
-      WHERE c.id = $1 AND c.organisation_id = $2 AND c.widget_id = $3 AND c.visitor_id = $4 AND ${LIVE} RETURNING c.id`,
-    [conversationId, scope.organisationId, scope.widgetId, visitorId, kept],
+      WHERE c.id = $1 AND c.organisation_id = $2 AND c.widget_id = $3 AND c.visitor_key = $4 AND ${LIVE} RETURNING c.id`,
+    [conversationId, scope.organisationId, scope.widgetId, ownerKey(visitorId), kept],
   );
   if (updated.length === 0) throw notFound('conversation');
   // Released long after its last message, it has expired at once: that is what releasing means.
@@ -100,18 +110,18 @@ export async function keepConversation(db: Queryable, scope: WidgetScope, conver
 
 export async function deleteConversation(db: Queryable, scope: WidgetScope, conversationId: string, visitorId: string): Promise<void> {
   const deleted = await db.query(
-    `DELETE FROM conversations c WHERE c.id = $1 AND c.organisation_id = $2 AND c.widget_id = $3 AND c.visitor_id = $4 AND ${LIVE} RETURNING c.id`,
-    [conversationId, scope.organisationId, scope.widgetId, visitorId],
+    `DELETE FROM conversations c WHERE c.id = $1 AND c.organisation_id = $2 AND c.widget_id = $3 AND c.visitor_key = $4 AND ${LIVE} RETURNING c.id`,
+    [conversationId, scope.organisationId, scope.widgetId, ownerKey(visitorId)],
   );
   if (deleted.length === 0) throw notFound('conversation');
 }
 
 /** Deletes every conversation of a visitor in one widget (kept ones too). */
 export async function deleteAllConversations(db: Queryable, scope: WidgetScope, visitorId: string): Promise<number> {
-  const deleted = await db.query('DELETE FROM conversations WHERE organisation_id = $1 AND widget_id = $2 AND visitor_id = $3 RETURNING id', [
+  const deleted = await db.query('DELETE FROM conversations WHERE organisation_id = $1 AND widget_id = $2 AND visitor_key = $3 RETURNING id', [
     scope.organisationId,
     scope.widgetId,
-    visitorId,
+    ownerKey(visitorId),
   ]);
   return deleted.length;
 }
@@ -143,11 +153,11 @@ export async function openConversation(
     );
     return { conversationId: input.conversationId, history };
   }
-  await tx.query('INSERT INTO conversations (id, organisation_id, widget_id, visitor_id, title) VALUES ($1, $2, $3, $4, $5)', [
+  await tx.query('INSERT INTO conversations (id, organisation_id, widget_id, visitor_key, title) VALUES ($1, $2, $3, $4, $5)', [
     input.newId,
     scope.organisationId,
     scope.widgetId,
-    input.visitorId,
+    ownerKey(input.visitorId),
     titleOf(input.question),
   ]);
   return { conversationId: input.newId, history: [] };

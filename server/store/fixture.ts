@@ -13,7 +13,7 @@ import type { Db } from './db.js';
 import { upsertPageByUrl } from './pages.js';
 import { findWidget } from './records.js';
 import { hashSecret } from './secrets.js';
-import { createApiKey, createOrganisation, createSource, createWidget, updateWidget } from './setup.js';
+import { createApiKey, createOrganisation, createSource, createWidget, requireOrganisationId, updateWidget } from './setup.js';
 
 export interface FixtureSummary {
   organisations: number;
@@ -45,7 +45,7 @@ const list = (value: unknown, field: string): Body[] => {
 export async function applyFixture(db: Db, fixture: Body): Promise<FixtureSummary> {
   const summary: FixtureSummary = { organisations: 0, pagesChanged: 0 };
   for (const organisation of list(fixture.organisations, 'organisations')) {
-    const id = requireId(organisation.id, 'organisations[].id');
+    const id = requireOrganisationId(organisation.id, 'organisations[].id');
     const name = optionalString(organisation, 'name', { max: 200 }) ?? id;
     const plan = requireOneOf<Plan>(organisation, 'plan', PLANS, 'free');
     const existing = await db.query('SELECT 1 FROM organisations WHERE id = $1', [id]);

@@ -34,8 +34,20 @@ import { generateId, generateSecret, hashSecret } from './secrets.js';
 
 export const PREVIEW_TOKEN_TTL_MS = 60 * 60 * 1000;
 
+/** Path segments the API itself uses right after `/api/v1/`; an organisation by that id could not be reached. */
+const RESERVED_ORGANISATION_IDS = ['admin'];
+
+/** An organisation id: an opaque id, and not one of the reserved ones (compared case-insensitively, to avoid look-alikes). */
+export function requireOrganisationId(value: unknown, field: string): string {
+  const id = requireId(value, field);
+  if (RESERVED_ORGANISATION_IDS.includes(id.toLowerCase())) {
+    throw badRequest(`\`${field}\` "${id}" is reserved: /api/v1/${id.toLowerCase()}/ is the server's own path.`);
+  }
+  return id;
+}
+
 export async function createOrganisation(db: Queryable, input: Body) {
-  const id = requireId(input.id, 'id');
+  const id = requireOrganisationId(input.id, 'id');
   const name = optionalString(input, 'name', { max: 200 }) ?? id;
   const plan = requireOneOf<Plan>(input, 'plan', PLANS, 'free');
   const credits = optionalInteger(input, 'credits', 0, 1_000_000_000) ?? 0;
@@ -78,42 +90,44 @@ const CONFIG_FIELDS = [
 export function validateWidgetConfig(type: WidgetType, value: unknown): Partial<WidgetConfig> {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest('`config` must be an object.');
-  const input = value as Body;
-  for (const field of Object.keys(input)) {
+  const settings = value as Body;
+  for (const field of Object.keys(settings)) {
     if (!(CONFIG_FIELDS as readonly string[]).includes(field)) {
       throw badRequest(`\`config.${field}\` is not a setting; use ${CONFIG_FIELDS.join(', ')}.`);
     }
   }
+  // Read under `config.`-prefixed names, so every 400 names the field the way the caller wrote it.
+  const input: Body = Object.fromEntries(Object.entries(settings).map(([field, setting]) => [`config.${field}`, setting]));
   const config: Partial<WidgetConfig> = {};
   const hex = (field: 'accent_light' | 'accent_dark') => {
-    const colour = optionalString(input, field, { max: 9 });
+    const colour = optionalString(input, `config.${field}`, { max: 9 });
     if (colour === undefined) return;
     if (!/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(colour)) throw badRequest(`\`config.${field}\` must be a hex colour like #2557d6.`);
     config[field] = colour;
   };
-  if (input.variant !== undefined) config.variant = requireOneOf(input, 'variant', VARIANTS[type]);
+  if (settings.variant !== undefined) config.variant = requireOneOf(input, 'config.variant', VARIANTS[type]);
   hex('accent_light');
   hex('accent_dark');
-  if (input.theme !== undefined) config.theme = requireOneOf(input, 'theme', THEMES);
+  if (settings.theme !== undefined) config.theme = requireOneOf(input, 'config.theme', THEMES);
   for (const field of ['branding', 'summary', 'speech_input'] as const) {
-    const flag = optionalBoolean(input, field);
+    const flag = optionalBoolean(input, `config.${field}`);
     if (flag !== undefined) config[field] = flag;
   }
   for (const field of ['placeholder', 'greeting'] as const) {
-    const text = optionalString(input, field, { max: 2000 });
+    const text = optionalString(input, `config.${field}`, { max: 2000 });
     if (text !== undefined) config[field] = text;
   }
-  if (input.avatar !== undefined) {
-    if (input.avatar === null) config.avatar = null;
+  if (settings.avatar !== undefined) {
+    if (settings.avatar === null) config.avatar = null;
     else {
-      const avatar = requireString(input, 'avatar', { max: 2048 });
+      const avatar = requireString(input, 'config.avatar', { max: 2048 });
       if (!/^https?:\/\//i.test(avatar) && !avatar.startsWith('/')) throw badRequest('`config.avatar` must be an http(s) URL, a path or null.');
       config.avatar = avatar;
     }
   }
-  const debounce = optionalInteger(input, 'debounce', 0, 10_000);
+  const debounce = optionalInteger(input, 'config.debounce', 0, 10_000);
   if (debounce !== undefined) config.debounce = debounce;
-  if (input.default_language !== undefined) config.default_language = requireOneOf(input, 'default_language', LOCALES);
+  if (settings.default_language !== undefined) config.default_language = requireOneOf(input, 'config.default_language', LOCALES);
   return config;
 }
 
@@ -180,9 +194,11 @@ export async function updateWidget(db: Queryable, organisationId: string, widget
   const sources = input.sources === undefined ? widget.sources : await validateSources(db, organisationId, requireStringArray(input, 'sources', { min: 1, max: 100 }));
   const websites = input.websites === undefined ? widget.websites : validateWebsites(input);
   const config = input.config === undefined ? widget.config : validateWidgetConfig(widget.type, input.config);
+  // A change that changes nothing (e.g. a fixture applied again) leaves the row, and its updated_at, alone.
   await db.query(
     `UPDATE widgets SET name = $3, sources = $4, websites = $5, config = $6, updated_at = now()
-      WHERE organisation_id = $1 AND id = $2`,
+      WHERE organisation_id = $1 AND id = $2
+        AND (name, sources, websites, config) IS DISTINCT FROM ($3::text, $4::text[], $5::text[], $6::jsonb)`,
     [organisationId, widgetId, name, sources, websites, JSON.stringify(config)],
   );
   return { organisation: organisationId, id: widgetId, key: `${organisationId}/${widgetId}`, type: widget.type, name, sources, websites, config };

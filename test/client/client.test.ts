@@ -103,6 +103,36 @@ describe('search', () => {
     expect(seen).to.deep.equal(['aborted', 'q_new']);
   });
 
+  it('drops an answer whose body was read just as a newer search started', async () => {
+    worker.use(
+      http.post(`${API}/search`, async ({ request }) => {
+        const { query } = (await request.json()) as { query: string };
+        return HttpResponse.json({ sessionId: 's_1', queryId: `q_${query}`, hits: [] });
+      }),
+    );
+    const client = createClient(WIDGET_KEY);
+    const originalFetch = window.fetch;
+    let newer = null as Promise<unknown> | null;
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      const response = await originalFetch(...args);
+      const readText = response.text.bind(response);
+      // The newer search starts after the older one's body has arrived, before it is handed back.
+      response.text = async () => {
+        const text = await readText();
+        if (!newer) newer = client.search('new');
+        return text;
+      };
+      return response;
+    };
+    try {
+      const error = await rejectionOf(client.search('old'));
+      expect(error.code).to.equal('aborted');
+      expect(((await newer) as { queryId: string }).queryId).to.equal('q_new');
+    } finally {
+      window.fetch = originalFetch;
+    }
+  });
+
   it('rejects an empty query without a request', async () => {
     const error = await rejectionOf(createClient(WIDGET_KEY).search('   '));
     expect(error.code).to.equal('invalid_request');
@@ -332,9 +362,12 @@ describe('identity and local history', () => {
     client.on('identity', (event) => seen.push(event));
     await client.chat('private question');
     client.identify({ id: 'u2', hash: 'h2' });
+    // Gone from the disk, not just hidden: the next person on this browser cannot read it.
+    expect(Object.keys(localStorage).filter((key) => key.startsWith('assist:conversation'))).to.deep.equal([]);
+    client.identify({ id: 'u1', hash: 'h1' });
     expect(client.history.load()).to.equal(null);
-    expect(seen).to.deep.equal([{ user: { id: 'u2', hash: 'h2' }, previous: { id: 'u1', hash: 'h1' } }]);
-    expect(client.user).to.deep.equal({ id: 'u2', hash: 'h2' });
+    expect(seen[0]).to.deep.equal({ user: { id: 'u2', hash: 'h2' }, previous: { id: 'u1', hash: 'h1' } });
+    expect(client.user).to.deep.equal({ id: 'u1', hash: 'h1' });
   });
 
   it('identify() with no argument clears the identity and the history', async () => {

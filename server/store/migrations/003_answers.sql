@@ -14,21 +14,22 @@ CREATE TABLE IF NOT EXISTS search_queries (
 );
 CREATE INDEX IF NOT EXISTS search_queries_widget_time ON search_queries (organisation_id, widget_id, created_at);
 
--- A conversation belongs to one widget, and to one signed visitor or to nobody (anonymous:
--- it can be continued by its id, never listed). Not kept, it expires 30 days after its last message.
+-- A conversation belongs to one widget, and to one signed visitor (visitor_key: the SHA-256
+-- hex of the visitor id) or to nobody (anonymous: continued by its id, never listed). Not
+-- kept, it expires 30 days after its last message.
 CREATE TABLE conversations (
   id text PRIMARY KEY,
   organisation_id text NOT NULL,
   widget_id text NOT NULL,
-  visitor_id text,
+  visitor_key text,
   title text NOT NULL,
   kept boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL DEFAULT now(),
   last_message_at timestamptz NOT NULL DEFAULT now(),
   FOREIGN KEY (organisation_id, widget_id) REFERENCES widgets (organisation_id, id) ON DELETE CASCADE
 );
-CREATE INDEX conversations_visitor ON conversations (organisation_id, widget_id, visitor_id, last_message_at DESC)
-  WHERE visitor_id IS NOT NULL;
+CREATE INDEX conversations_visitor ON conversations (organisation_id, widget_id, visitor_key, last_message_at DESC)
+  WHERE visitor_key IS NOT NULL;
 CREATE INDEX conversations_expiry ON conversations (last_message_at) WHERE NOT kept;
 
 -- An assistant message is written as incomplete when its answer starts and marked complete

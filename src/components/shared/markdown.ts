@@ -112,7 +112,7 @@ export function renderMarkdown(text: string): string {
   const sanitizer = getPurifier();
   // Without a DOM there is no way to sanitise; escaped text is always safe.
   if (!sanitizer) return `<p>${escapeHtml(text)}</p>`;
-  return html;
+  return sanitizer.sanitize(html, SANITIZE_CONFIG);
 }
 
 export interface StreamingMarkdownOptions {

@@ -1,0 +1,121 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from './harness.js';
+import { answerFixture } from './answer-helpers.js';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer({ fixture: answerFixture() });
+});
+after(() => server.stop());
+
+const FIND_EVENTS = '/api/v1/acme/widgets/find/events';
+const HELP_EVENTS = '/api/v1/acme/widgets/help/events';
+const click = (overrides: Record<string, unknown> = {}) => ({ name: 'click', props: { url: 'https://acme.test/docs/install', rank: 1, source: 'result' }, ...overrides });
+
+async function stored(sessionId: string) {
+  return server.db.query<{ widget_id: string; query_id: string | null; name: string; url: string; rank: number | null; source: string | null; client_time: Date | null }>(
+    'SELECT widget_id, query_id, name, url, rank, source, client_time FROM analytics_events WHERE session_id = $1 ORDER BY id',
+    [sessionId],
+  );
+}
+
+describe('events', () => {
+  test('JSON clicks are accepted with 202 and an empty body, and stored with their session and query', async () => {
+    const response = await server.request('POST', FIND_EVENTS, {
+      token: 'ws_test_find',
+      body: { sessionId: 's_json', events: [click({ queryId: 'q_1', ts: '2025-03-01T10:00:00.000Z' }), click({ props: { url: 'https://acme.test/docs/proxy' } })] },
+    });
+    assert.equal(response.status, 202);
+    assert.equal(response.text, '');
+    const rows = await stored('s_json');
+    assert.equal(rows.length, 2);
+    assert.deepEqual({ ...rows[0], client_time: new Date(rows[0]!.client_time!).toISOString() }, {
+      widget_id: 'find',
+      query_id: 'q_1',
+      name: 'click',
+      url: 'https://acme.test/docs/install',
+      rank: 1,
+      source: 'result',
+      client_time: '2025-03-01T10:00:00.000Z',
+    });
+    assert.deepEqual([rows[1]!.query_id, rows[1]!.rank, rows[1]!.source], [null, null, null]);
+  });
+
+  test('text/plain JSON from a listed website is accepted (what sendBeacon sends)', async () => {
+    const response = await server.request('POST', FIND_EVENTS, {
+      origin: 'https://acme.test',
+      rawBody: JSON.stringify({ sessionId: 's_beacon', events: [click()] }),
+      headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+    });
+    assert.equal(response.status, 202);
+    assert.equal(response.headers.get('access-control-allow-origin'), 'https://acme.test');
+    assert.equal((await stored('s_beacon')).length, 1);
+  });
+
+  test('chat widgets take events too, and API keys with any widget permission', async () => {
+    assert.equal((await server.request('POST', HELP_EVENTS, { token: 'ws_test_help', body: { sessionId: 's_chat', events: [click()] } })).status, 202);
+    assert.equal((await server.request('POST', HELP_EVENTS, { token: 'ak_test_all', body: { sessionId: 's_chat', events: [click()] } })).status, 202);
+    const readOnly = await server.request('POST', HELP_EVENTS, { token: 'ak_test_read', body: { sessionId: 's_chat', events: [click()] } });
+    assert.equal(readOnly.json.error.code, 'permission_denied');
+    const foreignSite = await server.request('POST', FIND_EVENTS, { origin: 'https://evil.test', rawBody: '{}', headers: { 'Content-Type': 'text/plain' } });
+    assert.equal(foreignSite.json.error.code, 'origin_not_allowed');
+  });
+
+  test('a body over 64 KiB is 413', async () => {
+    const events = Array.from({ length: 60 }, () => click({ props: { url: `https://acme.test/${'x'.repeat(1200)}` } }));
+    const response = await server.request('POST', FIND_EVENTS, { token: 'ws_test_find', body: { sessionId: 's_big', events } });
+    assert.equal(response.status, 413);
+    assert.equal(response.json.error.code, 'payload_too_large');
+    assert.deepEqual(await stored('s_big'), []);
+  });
+
+  test('anything malformed is 400 naming the field, and nothing of it is stored', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ events: [click()] }, /sessionId/],
+      [{ sessionId: 'has spaces', events: [click()] }, /sessionId/],
+      [{ sessionId: 's_bad' }, /events/],
+      [{ sessionId: 's_bad', events: [] }, /events/],
+      [{ sessionId: 's_bad', events: 'click' }, /events/],
+      [{ sessionId: 's_bad', events: Array.from({ length: 101 }, () => click()) }, /events/],
+      [{ sessionId: 's_bad', events: [click(), 'click'] }, /events\[1\]/],
+      [{ sessionId: 's_bad', events: [click({ name: 'view' })] }, /events\[0\]\.name/],
+      [{ sessionId: 's_bad', events: [click({ props: undefined })] }, /events\[0\]\.props/],
+      [{ sessionId: 's_bad', events: [click({ props: { rank: 1 } })] }, /events\[0\]\.props\.url/],
+      [{ sessionId: 's_bad', events: [click({ props: { url: '' } })] }, /props\.url/],
+      [{ sessionId: 's_bad', events: [click({ props: { url: 'https://a.test', rank: '1' } })] }, /props\.rank/],
+      [{ sessionId: 's_bad', events: [click({ props: { url: 'https://a.test', rank: 1.5 } })] }, /props\.rank/],
+      [{ sessionId: 's_bad', events: [click({ props: { url: 'https://a.test', source: 7 } })] }, /props\.source/],
+      [{ sessionId: 's_bad', events: [click({ props: { url: 'https://a.test', extra: true } })] }, /props\.extra/],
+      [{ sessionId: 's_bad', events: [click({ queryId: 42 })] }, /queryId/],
+      [{ sessionId: 's_bad', events: [click({ ts: 'yesterday' })] }, /ts/],
+      [{ sessionId: 's_bad', events: [click({ colour: 'red' })] }, /events\[0\]\.colour/],
+      [{ sessionId: 's_bad', events: [click()], extra: 1 }, /extra/],
+    ];
+    for (const [body, field] of cases) {
+      const response = await server.request('POST', FIND_EVENTS, { token: 'ws_test_find', body });
+      assert.equal(response.status, 400, JSON.stringify(body).slice(0, 200));
+      assert.equal(response.json.error.code, 'invalid_request');
+      assert.match(response.json.error.message, field);
+    }
+    const notJson = await server.request('POST', FIND_EVENTS, { token: 'ws_test_find', rawBody: 'sessionId=s', headers: { 'Content-Type': 'text/plain' } });
+    assert.equal(notJson.status, 400);
+    const wrongType = await server.request('POST', FIND_EVENTS, { token: 'ws_test_find', rawBody: '<xml/>', headers: { 'Content-Type': 'application/xml' } });
+    assert.equal(wrongType.status, 415);
+    assert.deepEqual(await stored('s_bad'), []);
+  });
+
+  test('any unicode is stored; text the database cannot hold is 400, not a server error', async () => {
+    const response = await server.request('POST', FIND_EVENTS, {
+      token: 'ws_test_find',
+      body: { sessionId: 's_odd', events: [click({ props: { url: 'https://acme.test/é😀/日本', source: 'résumé' } })] },
+    });
+    assert.equal(response.status, 202);
+    const [row] = await stored('s_odd');
+    assert.equal(row!.url, 'https://acme.test/é😀/日本');
+    for (const url of ['https://acme.test/\u0000', 'https://acme.test/\ud800']) {
+      const refused = await server.request('POST', FIND_EVENTS, { token: 'ws_test_find', body: { sessionId: 's_odd', events: [click({ props: { url } })] } });
+      assert.equal(refused.status, 400);
+    }
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Website-list matching as a table (contract: exact host, optional port, `*.` for any
+ * subdomain but not the bare domain, http or https, no suffix/prefix tricks, `null` never),
+ * then end to end through `/config`, and the CORS headers browsers need.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { originAllowed } from '../../server/http/origin.js';
+import { baseFixture, startTestServer, type TestServer } from './harness.js';
+import { assertError } from './expect.js';
+
+const cases: { websites: string[]; origin: string | undefined; allowed: boolean; why: string }[] = [
+  // Exact hosts.
+  { websites: ['example.com'], origin: 'https://example.com', allowed: true, why: 'exact host over https' },
+  { websites: ['example.com'], origin: 'http://example.com', allowed: true, why: 'exact host over http' },
+  { websites: ['example.com'], origin: 'https://www.example.com', allowed: false, why: 'a subdomain is another host' },
+  { websites: ['www.example.com'], origin: 'https://example.com', allowed: false, why: 'the bare domain is another host than www' },
+  { websites: ['www.example.com'], origin: 'https://www.example.com', allowed: true, why: 'www entry, www origin' },
+  // Ports.
+  { websites: ['example.com'], origin: 'https://example.com:8443', allowed: true, why: 'an entry without a port matches any port' },
+  { websites: ['example.com'], origin: 'http://example.com:3000', allowed: true, why: 'an entry without a port matches any port (http)' },
+  { websites: ['localhost:8787'], origin: 'http://localhost:8787', allowed: true, why: 'host and port equal' },
+  { websites: ['localhost:8787'], origin: 'http://localhost:8788', allowed: false, why: 'another port' },
+  { websites: ['localhost:8787'], origin: 'http://localhost', allowed: false, why: 'the default port is not 8787' },
+  { websites: ['example.com:443'], origin: 'https://example.com', allowed: true, why: 'https without a port is port 443' },
+  { websites: ['example.com:80'], origin: 'http://example.com', allowed: true, why: 'http without a port is port 80' },
+  { websites: ['example.com:80'], origin: 'https://example.com', allowed: false, why: 'https without a port is not port 80' },
+  { websites: ['127.0.0.1:5173'], origin: 'http://127.0.0.1:5173', allowed: true, why: 'an IP address with a port' },
+  { websites: ['[::1]:8787'], origin: 'http://[::1]:8787', allowed: true, why: 'an IPv6 address with a port' },
+  // Wildcards.
+  { websites: ['*.example.com'], origin: 'https://a.example.com', allowed: true, why: 'one subdomain level' },
+  { websites: ['*.example.com'], origin: 'https://a.b.example.com', allowed: true, why: 'two subdomain levels' },
+  { websites: ['*.example.com'], origin: 'https://example.com', allowed: false, why: 'a wildcard does not match the bare domain' },
+  { websites: ['*.example.com'], origin: 'https://evilexample.com', allowed: false, why: 'suffix without a dot' },
+  { websites: ['*.example.com'], origin: 'https://a.example.com.evil.test', allowed: false, why: 'the listed domain as a prefix of another' },
+  { websites: ['*.example.com:8443'], origin: 'https://a.example.com:8443', allowed: true, why: 'wildcard with its port' },
+  { websites: ['*.example.com:8443'], origin: 'https://a.example.com', allowed: false, why: 'wildcard with another port' },
+  // Tricks.
+  { websites: ['example.com'], origin: 'https://evilexample.com', allowed: false, why: 'the entry as a suffix' },
+  { websites: ['example.com'], origin: 'https://example.com.evil.test', allowed: false, why: 'the entry as a prefix' },
+  { websites: ['example.com'], origin: 'https://example.com@evil.test', allowed: false, why: 'the entry as user info' },
+  { websites: ['example.com'], origin: 'https://evil.test@example.com', allowed: false, why: 'user info is never in a browser origin' },
+  { websites: ['example.com'], origin: 'https://evil.test#example.com', allowed: false, why: 'the entry as a fragment' },
+  { websites: ['example.com'], origin: 'https://evil.test/?example.com', allowed: false, why: 'the entry in a query' },
+  { websites: ['example.com'], origin: 'https://example.com.', allowed: false, why: 'a trailing dot is another origin' },
+  { websites: ['example.com'], origin: 'null', allowed: false, why: 'Origin: null' },
+  { websites: ['example.com', 'null'], origin: 'null', allowed: false, why: 'Origin: null even when listed' },
+  { websites: ['*'], origin: 'https://example.com', allowed: false, why: 'a bare * is no entry' },
+  { websites: ['example.com'], origin: undefined, allowed: false, why: 'no Origin at all' },
+  { websites: ['example.com'], origin: '', allowed: false, why: 'an empty Origin' },
+  { websites: ['example.com'], origin: 'example.com', allowed: false, why: 'a host without a scheme' },
+  { websites: ['example.com'], origin: 'ftp://example.com', allowed: false, why: 'a scheme other than http(s)' },
+  { websites: ['example.com'], origin: 'file://example.com', allowed: false, why: 'file scheme' },
+  { websites: ['example.com'], origin: '%%%garbage%%%', allowed: false, why: 'garbage' },
+  { websites: ['example.com'], origin: 'https://', allowed: false, why: 'no host' },
+  { websites: ['example.com'], origin: 'https://example.com/', allowed: false, why: 'a trailing slash is not a browser origin' },
+  { websites: ['example.com'], origin: 'https://example.com/path', allowed: false, why: 'a path is not a browser origin' },
+  { websites: ['example.com'], origin: 'https://example.com:443', allowed: false, why: 'browsers never send the default port' },
+  { websites: ['example.com'], origin: 'https://example.com, https://evil.test', allowed: false, why: 'a list of origins' },
+  // Case.
+  { websites: ['example.com'], origin: 'https://EXAMPLE.COM', allowed: true, why: 'host names are case-insensitive' },
+  { websites: ['Example.COM'], origin: 'https://example.com', allowed: true, why: 'entries are case-insensitive' },
+  { websites: ['*.Example.com'], origin: 'https://A.example.COM', allowed: true, why: 'wildcards are case-insensitive' },
+  { websites: ['example.com'], origin: 'HTTPS://example.com', allowed: true, why: 'the scheme is case-insensitive' },
+  // Lists.
+  { websites: [], origin: 'https://example.com', allowed: false, why: 'an empty list allows nothing' },
+  { websites: ['first.test', 'example.com'], origin: 'https://example.com', allowed: true, why: 'any entry of the list' },
+];
+
+describe('originAllowed', () => {
+  for (const { websites, origin, allowed, why } of cases) {
+    test(`${JSON.stringify(origin)} against ${JSON.stringify(websites)}: ${allowed ? 'allowed' : 'refused'} (${why})`, () => {
+      assert.equal(originAllowed(origin, websites), allowed);
+    });
+  }
+});
+
+describe('through the config route and CORS', () => {
+  let server: TestServer;
+  const CONFIG = '/api/v1/acme/widgets/help/config';
+  before(async () => {
+    server = await startTestServer({ fixture: baseFixture() });
+  });
+  after(() => server?.stop());
+
+  for (const origin of ['https://acme.test', 'http://acme.test:3000', 'https://docs.acme.dev', 'https://a.b.acme.dev', 'http://localhost:8787']) {
+    test(`${origin} is allowed, and its origin is echoed with Vary: Origin`, async () => {
+      const response = await server.request('GET', CONFIG, { origin });
+      assert.equal(response.status, 200, response.text);
+      assert.equal(response.headers.get('access-control-allow-origin'), origin);
+      assert.match(response.headers.get('vary') ?? '', /\bOrigin\b/i);
+      assert.equal(response.headers.get('access-control-allow-credentials'), null, 'no cookies, so no credentials mode');
+    });
+  }
+
+  for (const origin of ['https://acme.dev', 'https://evilacme.test', 'https://acme.test.evil.test', 'http://localhost:8788', 'null', 'https://acme.test/']) {
+    test(`${origin} is refused with origin_not_allowed, readable by the page`, async () => {
+      const response = await server.request('GET', CONFIG, { origin });
+      assertError(response, 403, 'origin_not_allowed');
+      // The SDK must be able to read why it was refused.
+      assert.equal(response.headers.get('access-control-allow-origin'), origin);
+      assert.match(response.headers.get('vary') ?? '', /\bOrigin\b/i);
+    });
+  }
+
+  test('a widget is reached only from its own list: another widget\'s site is refused', async () => {
+    assertError(await server.request('GET', '/api/v1/other/widgets/bot/config', { origin: 'https://acme.test' }), 403, 'origin_not_allowed');
+    assert.equal((await server.request('GET', '/api/v1/other/widgets/bot/config', { origin: 'https://other.test' })).status, 200);
+  });
+
+  test('a server-side call without an Origin has no CORS headers to echo, but still varies by Origin', async () => {
+    const response = await server.request('GET', CONFIG, { token: 'ws_test_help' });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('access-control-allow-origin'), null);
+    assert.match(response.headers.get('vary') ?? '', /\bOrigin\b/i);
+  });
+
+  test('preflight: 204 with the methods, the headers (Authorization, Content-Type, Accept) and a max age of 600', async () => {
+    const response = await server.request('OPTIONS', CONFIG, {
+      origin: 'https://acme.test',
+      headers: { 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization, content-type' },
+    });
+    assert.equal(response.status, 204);
+    assert.equal(response.text, '');
+    assert.equal(response.headers.get('access-control-allow-origin'), 'https://acme.test');
+    assert.match(response.headers.get('vary') ?? '', /\bOrigin\b/i);
+    const methods = (response.headers.get('access-control-allow-methods') ?? '').split(',').map((method) => method.trim());
+    assert.ok(methods.includes('GET'), `methods: ${methods}`);
+    const allowedHeaders = (response.headers.get('access-control-allow-headers') ?? '').split(',').map((header) => header.trim().toLowerCase());
+    for (const header of ['authorization', 'content-type', 'accept']) assert.ok(allowedHeaders.includes(header), `${header} in ${allowedHeaders}`);
+    assert.equal(response.headers.get('access-control-max-age'), '600');
+  });
+
+  test('preflight from an origin not on the list still answers, so the browser can read the real refusal', async () => {
+    const response = await server.request('OPTIONS', CONFIG, { origin: 'https://evil.test', headers: { 'Access-Control-Request-Method': 'GET' } });
+    assert.equal(response.status, 204);
+    assert.equal(response.headers.get('access-control-allow-origin'), 'https://evil.test');
+  });
+
+  test('preflight of an unknown path is 404 with the error body', async () => {
+    assertError(await server.request('OPTIONS', '/api/v1/acme/widgets/help/nothing', { origin: 'https://acme.test' }), 404, 'not_found');
+  });
+
+  test('the management API is not offered to browsers: no CORS headers on its preflight or its answers', async () => {
+    const preflight = await server.request('OPTIONS', '/api/v1/acme/sources/docs/pages', {
+      origin: 'https://acme.test',
+      headers: { 'Access-Control-Request-Method': 'POST' },
+    });
+    assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    const response = await server.request('GET', '/api/v1/me', { origin: 'https://acme.test', token: 'ak_test_all' });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('access-control-allow-origin'), null);
+  });
+});
