@@ -4,9 +4,10 @@
  * becomes the contract's error body. Nothing a client sends can make it answer 500 or crash.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Db } from './store/db.js';
 import { applyCors, answerPreflight } from './http/cors.js';
-import { HttpError, sendError } from './http/errors.js';
+import { HttpError, errorBody, sendError } from './http/errors.js';
 import { Router, type Reply, type Route } from './http/router.js';
 import { routes } from './routes/index.js';
 import { serveStatic } from './routes/static.js';
@@ -43,11 +44,33 @@ export function createApp(options: AppOptions, extraRoutes: Route[] = []): { ser
   server.headersTimeout = 15_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
-  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   return { server, context };
+}
+
+/**
+ * Requests Node's parser refuses (not HTTP, an unknown method, headers over the limit, too
+ * slow) never reach a handler; they still get the contract's error body, then the connection
+ * closes. Nothing is written when an earlier response on the connection has begun (the same
+ * check Node's default handler makes), since that would corrupt it.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'The request headers are too large.'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'The request took too long to arrive.'
+        : 'The request is not valid HTTP/1.1.';
+  const payload = JSON.stringify(errorBody('invalid_request', message));
+  socket.end(
+    'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n' +
+      `Content-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`,
+  );
 }
 
 async function handle(context: AppContext, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -292,23 +292,23 @@ export const COMMANDS: Command[] = [
     },
     (db, values) => listEverything(db, values.org as string | undefined),
   ),
-  databaseCommand(
-    {
-      name: 'fixture apply',
-      summary: 'Apply a fixture file, as `start --fixture` does: idempotent; credits are set only when an organisation is created.',
-      arguments: ['FILE'],
-      flags: [],
-    },
-    async (db, _values, { words }) => {
+  {
+    name: 'fixture apply',
+    summary: 'Apply a fixture file, as `start --fixture` does: idempotent; credits are set only when an organisation is created.',
+    arguments: ['FILE'],
+    usesDatabase: true,
+    flags: DATABASE_FLAGS,
+    async run(context) {
+      // Read the file first: a wrong path should not cost a database start.
       let fixture: Body;
       try {
-        fixture = readFixtureFile(words[0]!);
+        fixture = readFixtureFile(context.words[0]!);
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      return applyFixture(db, fixture);
+      return withDatabase(context, (db) => applyFixture(db, fixture));
     },
-  ),
+  },
 ];
 
 /** Finds the command named by the first one or two words; throws a usage error naming what exists. */

@@ -37,7 +37,7 @@ function widget(kind: WidgetKind, widgetKey: string, options: WidgetOptions = {}
   return createWidgetHandle(`Assist.${kind}(${JSON.stringify(widgetKey)})`, async () => {
     const load = widgetLoaders[kind];
     if (!load) throw new AssistError('invalid_request', `The ${kind} widget is not part of this build of assist.js.`);
-    return load(widgetKey, { baseUrl: apiOrigin, ...options });
+    return load(widgetKey, { ...options, baseUrl: options.baseUrl ?? apiOrigin });
   });
 }
 
@@ -74,7 +74,7 @@ const Assist: AssistGlobal = {
   version: '1',
   chat: (widgetKey, options) => widget('chat', widgetKey, options),
   search: (widgetKey, options) => widget('search', widgetKey, options),
-  headless: (widgetKey, options) => createClient(widgetKey, { baseUrl: apiOrigin, ...options }),
+  headless: (widgetKey, options = {}) => createClient(widgetKey, { ...options, baseUrl: options.baseUrl ?? apiOrigin }),
   markdown: renderMarkdown,
   AssistError,
   isAssistError,

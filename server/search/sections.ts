@@ -35,7 +35,8 @@ interface Heading {
 }
 
 const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
+// Three or more: a lone `-` under a line is far more often an empty list item than a heading.
+const SETEXT_UNDERLINE = /^ {0,3}(={3,}|-{3,})[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const CUSTOM_ID = /\s*\{#([A-Za-z0-9][\w:.-]*)\}\s*$/;
 

@@ -4,9 +4,10 @@
 -- Written for PostgreSQL 15 and PGlite (PostgreSQL 18) alike.
 
 -- One row per section of a page (server/search/sections.ts). Page title and url are copied
--- in, so a search reads nothing but this table; every page write rewrites its rows.
--- `document`: title (A), heading path (B), the section's first paragraph (C), the rest (D),
--- stemmed with the page language's configuration.
+-- in, so a search reads nothing else; every page write rewrites its rows. `document`: title
+-- (A), heading path (B), the section's first paragraph (C), the rest (D), stemmed with the
+-- page language's configuration. Rows stay narrow (the text lives in search_section_texts),
+-- so ranking reads small uncompressed tsvectors instead of detoasting wide rows.
 CREATE TABLE search_sections (
   id text PRIMARY KEY,
   page_id text NOT NULL REFERENCES pages (id) ON DELETE CASCADE,
@@ -16,11 +17,18 @@ CREATE TABLE search_sections (
   url text NOT NULL,
   title text NOT NULL,
   path text NOT NULL DEFAULT '',
-  text text NOT NULL,
   document tsvector NOT NULL
 );
-CREATE INDEX search_sections_document ON search_sections USING gin (document);
+-- fastupdate off: PGlite runs no autovacuum, so a GIN pending list would only ever grow
+-- and be scanned linearly by every search until it reached its size limit.
+CREATE INDEX search_sections_document ON search_sections USING gin (document) WITH (fastupdate = off);
 CREATE INDEX search_sections_page ON search_sections (page_id);
+
+-- A section's plain text: read for the few hits shown (snippets, answer grounding).
+CREATE TABLE search_section_texts (
+  id text PRIMARY KEY REFERENCES search_sections (id) ON DELETE CASCADE,
+  text text NOT NULL
+);
 
 -- The text-search configurations used by each source's pages, so a query can be stemmed
 -- the way each of them was. Only ever grows (a stale entry merely adds a query variant).
@@ -44,7 +52,7 @@ CREATE TABLE search_vocabulary (
   pages integer NOT NULL,
   PRIMARY KEY (organisation_id, word)
 );
-CREATE INDEX search_vocabulary_trigrams ON search_vocabulary USING gin (word gin_trgm_ops);
+CREATE INDEX search_vocabulary_trigrams ON search_vocabulary USING gin (word gin_trgm_ops) WITH (fastupdate = off);
 
 -- Sections that went with their page (a page, source or organisation delete cascading
 -- here, bypassing the indexer): parked until the next index write takes their words out

@@ -1,0 +1,81 @@
+/**
+ * Bridges the headless client to a Lit element: subscribes while the element is connected,
+ * unsubscribes when it is not, and asks for a render whenever something the UI shows changed.
+ * The element never keeps its own copy of the client's logic, only what it displays.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { StreamStatus, WidgetConfig } from '../../../wire/contract.js';
+import type { AssistClient, ClientEvents } from '../../client/types.js';
+import type { ClientStatus } from '../../core/status.js';
+
+export class ClientController implements ReactiveController {
+  /** The answer status of the latest chat or summarize call. */
+  status: ClientStatus = 'idle';
+  /** The server's stage within the answer (`searching`, `generating`), or null. */
+  stage: StreamStatus | null = null;
+  config: WidgetConfig | null = null;
+  private client: AssistClient | null = null;
+  private subscriptions: (() => void)[] = [];
+  private connected = false;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    /** Also told about every client event, e.g. to dispatch `assist-*` DOM events. */
+    private readonly onEvent?: <Name extends keyof ClientEvents>(name: Name, payload: ClientEvents[Name]) => void,
+  ) {
+    host.addController(this);
+  }
+
+  get current(): AssistClient | null {
+    return this.client;
+  }
+
+  /** Switches to another client (or none), moving the subscriptions with it. */
+  use(client: AssistClient | null): void {
+    this.unsubscribe();
+    this.client = client;
+    this.status = client?.status ?? 'idle';
+    this.stage = null;
+    if (this.connected) this.subscribe();
+    this.host.requestUpdate();
+  }
+
+  hostConnected(): void {
+    this.connected = true;
+    this.subscribe();
+  }
+
+  hostDisconnected(): void {
+    this.connected = false;
+    this.unsubscribe();
+  }
+
+  private subscribe(): void {
+    const client = this.client;
+    if (!client || this.subscriptions.length > 0) return;
+    const listen = <Name extends keyof ClientEvents>(name: Name, apply?: (payload: ClientEvents[Name]) => void) => {
+      this.subscriptions.push(
+        client.on(name, (payload) => {
+          apply?.(payload);
+          this.onEvent?.(name, payload);
+          this.host.requestUpdate();
+        }),
+      );
+    };
+    listen('status', ({ status, stage }) => {
+      this.status = status;
+      this.stage = stage;
+    });
+    listen('config', ({ config }) => {
+      this.config = config;
+    });
+    listen('token');
+    listen('reply');
+    listen('error');
+    listen('identity');
+  }
+
+  private unsubscribe(): void {
+    for (const unsubscribe of this.subscriptions.splice(0)) unsubscribe();
+  }
+}
