@@ -8,8 +8,9 @@ import { pageRoutes } from './pages.js';
 import { chatRoutes } from './chat.js';
 import { conversationRoutes } from './conversations.js';
 import { eventRoutes } from './events.js';
+import { searchRoutes } from './search.js';
 import { summarizeRoutes } from './summarize.js';
 
 /** Every route the server answers; the OpenAPI document is kept in step with this list by a test. */
 export const routes: Route[] = [...healthRoutes, ...openapiRoutes, ...meRoutes, ...pageRoutes, ...configRoutes, ...adminRoutes,
-  ...chatRoutes, ...summarizeRoutes, ...eventRoutes, ...conversationRoutes];
+  ...searchRoutes, ...chatRoutes, ...summarizeRoutes, ...eventRoutes, ...conversationRoutes];

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { LIMITS, type SearchResponse } from '../../wire/contract.js';
+import { authoriseWidget } from '../http/auth.js';
+import { readJson } from '../http/body.js';
+import type { Route } from '../http/router.js';
+import { optionalInteger, requireString } from '../http/validate.js';
+import { searchSections } from '../search/search.js';
+import { sessionIdFrom } from '../store/sessions.js';
+import { MAX_QUESTION } from './chat.js';
+
+/** Hits when the request names no `limit`, and the most it may ask for. */
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 50;
+
+export const searchRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/{organisation}/widgets/{widget}/search',
+    kind: 'widget',
+    async handler({ app, req, params }) {
+      const { widget } = await authoriseWidget(app.db, req, {
+        organisation: params.organisation!,
+        widget: params.widget!,
+        permission: 'search',
+        type: 'search',
+      });
+      const body = await readJson(req, LIMITS.body);
+      const query = requireString(body, 'query', { max: MAX_QUESTION });
+      const limit = optionalInteger(body, 'limit', 1, MAX_SEARCH_LIMIT) ?? DEFAULT_SEARCH_LIMIT;
+      const sessionId = sessionIdFrom(body);
+      const sections = await searchSections(app.db, {
+        organisationId: widget.organisationId,
+        sources: widget.sources,
+        query,
+        limit,
+        language: widget.config.default_language,
+      });
+      const hits = sections.map(({ text: _text, ...hit }) => hit);
+      // Recorded so that clicks carrying this id join the search (the search → click funnel).
+      const queryId = `q_${randomBytes(12).toString('hex')}`;
+      await app.db.query(
+        'INSERT INTO search_queries (id, organisation_id, widget_id, session_id, query, hit_count) VALUES ($1, $2, $3, $4, $5, $6)',
+        [queryId, widget.organisationId, widget.id, sessionId, query, hits.length],
+      );
+      const response: SearchResponse = { sessionId, queryId, hits };
+      return { body: response };
+    },
+  },
+];

@@ -1,0 +1,127 @@
+/**
+ * The widget search route: hits are sections of the widget's own sources, forgiving of
+ * typos and half-typed words, with escaped snippets; every search is recorded with its
+ * session and query id, so a click sent later joins the search in the analytics funnel.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from './harness.js';
+import { answerFixture } from './answer-helpers.js';
+import { assertError, assertInvalidField } from './expect.js';
+
+const SEARCH = '/api/v1/acme/widgets/find/search';
+const PAGES = '/api/v1/acme/sources/docs/pages';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer({ fixture: answerFixture(), adminToken: 'admin_test' });
+});
+after(() => server.stop());
+
+const search = (body: Record<string, unknown>, options: { token?: string; origin?: string } = { token: 'ws_test_find' }) =>
+  server.request('POST', SEARCH, { ...options, body });
+
+describe('search', () => {
+  test('answers sections of the right page, with the section heading and an anchored url', async () => {
+    const response = await search({ query: 'proxy windows' });
+    assert.equal(response.status, 200);
+    const { sessionId, queryId, hits } = response.json;
+    assert.match(sessionId, /^s_/);
+    assert.match(queryId, /^q_/);
+    const [first] = hits;
+    assert.equal(first.title, 'Proxy settings');
+    assert.equal(first.section, 'Windows');
+    assert.match(first.url, /^https:\/\/acme\.test\/docs\/proxy#windows$/);
+    assert.match(first.snippet, /<mark>[Pp]roxy<\/mark>/);
+    assert.deepEqual(Object.keys(first).sort(), ['id', 'pageId', 'score', 'section', 'snippet', 'source', 'title', 'url']);
+  });
+
+  test('forgives a typo and matches the word still being typed', async () => {
+    const typo = await search({ query: 'credtis' });
+    assert.equal(typo.json.hits[0]?.title, 'Answer credits');
+    const prefix = await search({ query: 'instal' });
+    assert.equal(prefix.json.hits[0]?.title, 'Installing the widget');
+  });
+
+  test('escapes page content in snippets: only <mark> is markup', async () => {
+    const created = await server.request('POST', PAGES, {
+      token: 'ak_test_all',
+      body: { url: 'https://acme.test/docs/tags', title: 'Tags', content: 'Zanzibar explains <img src=x onerror=alert(1)> tags & entities.', format: 'text' },
+    });
+    assert.equal(created.status, 201);
+    // Searchable in the response to the very next request.
+    const { hits } = (await search({ query: 'zanzibar' })).json;
+    assert.equal(hits[0]?.title, 'Tags');
+    assert.doesNotMatch(hits[0].snippet, /<img/);
+    assert.match(hits[0].snippet, /&lt;img/);
+    assert.match(hits[0].snippet, /&amp;/);
+  });
+
+  test('sees only the widget\'s sources', async () => {
+    const created = await server.request('POST', '/api/v1/acme/sources/blog/pages', {
+      token: 'ak_test_all',
+      body: { url: 'https://acme.test/blog/quokka', title: 'Quokka news', content: 'The quokka release is out.' },
+    });
+    assert.equal(created.status, 201);
+    assert.deepEqual((await search({ query: 'quokka' })).json.hits, []);
+  });
+
+  test('with more words than any one section holds, still lists the sections holding some', async () => {
+    const { hits } = (await search({ query: 'linux windows proxy install' })).json;
+    assert.ok(hits.length >= 3, `expected sections holding some of the words, got ${hits.length}`);
+    assert.ok(hits.slice(0, 4).some((hit: { title: string }) => hit.title === 'Proxy settings'));
+  });
+
+  test('honours limit and keeps a session it is given', async () => {
+    const response = await search({ query: 'linux windows', limit: 1, sessionId: 's_tab42' });
+    assert.equal(response.json.hits.length, 1);
+    assert.equal(response.json.sessionId, 's_tab42');
+  });
+
+  test('records the search, so a click with its query id counts in the funnel', async () => {
+    const { sessionId, queryId, hits } = (await search({ query: 'accent colour', sessionId: 's_funnel' })).json;
+    const click = await server.request('POST', '/api/v1/acme/widgets/find/events', {
+      token: 'ws_test_find',
+      body: { sessionId, events: [{ name: 'click', queryId, props: { url: hits[0].url, rank: 1, source: 'result' } }] },
+    });
+    assert.equal(click.status, 202);
+    const [row] = await server.db.query<{ session_id: string; query: string; hit_count: number }>(
+      'SELECT session_id, query, hit_count FROM search_queries WHERE id = $1',
+      [queryId],
+    );
+    assert.deepEqual(row, { session_id: 's_funnel', query: 'accent colour', hit_count: hits.length });
+    const analytics = await server.request('GET', '/api/v1/admin/organisations/acme/widgets/find/analytics', { token: 'admin_test' });
+    assert.ok(analytics.json.searchesWithClicks >= 1);
+    assert.ok(analytics.json.topQueries.some((entry: { query: string }) => entry.query === 'accent colour'));
+  });
+
+  test('a search that finds nothing is an empty list, counted among no-result queries', async () => {
+    const response = await search({ query: 'xylophonequartz' });
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.json.hits, []);
+    const analytics = await server.request('GET', '/api/v1/admin/organisations/acme/widgets/find/analytics', { token: 'admin_test' });
+    assert.ok(analytics.json.noResultQueries.some((entry: { query: string }) => entry.query === 'xylophonequartz'));
+  });
+
+  test('from a listed website, without any other credential', async () => {
+    const response = await search({ query: 'proxy' }, { origin: 'https://acme.test' });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('access-control-allow-origin'), 'https://acme.test');
+  });
+
+  test('refuses what it cannot serve, clearly and without changing anything', async () => {
+    const before = await server.db.query<{ count: number }>('SELECT count(*)::int AS count FROM search_queries');
+    assertInvalidField(await search({}), 'query');
+    assertInvalidField(await search({ query: 42 }), 'query');
+    assertInvalidField(await search({ query: 'proxy', limit: 0 }), 'limit');
+    assertInvalidField(await search({ query: 'proxy', limit: 'ten' }), 'limit');
+    assertInvalidField(await search({ query: 'proxy', sessionId: 'has spaces' }), 'sessionId');
+    assertError(await search({ query: 'proxy' }, { token: 'ws_test_help' }), 401, 'unauthenticated');
+    assertError(await server.request('POST', '/api/v1/acme/widgets/help/search', { token: 'ws_test_help', body: { query: 'x' } }), 403, 'wrong_widget_type');
+    assertError(await search({ query: 'proxy' }, { token: 'ak_test_read' }), 403, 'permission_denied');
+    assertError(await search({ query: 'proxy' }, { token: 'ak_test_blog' }), 403, 'source_forbidden');
+    assertError(await search({ query: 'proxy' }, { origin: 'https://evil.example' }), 403, 'origin_not_allowed');
+    const after = await server.db.query<{ count: number }>('SELECT count(*)::int AS count FROM search_queries');
+    assert.deepEqual(after, before);
+  });
+});
