@@ -19,7 +19,7 @@ import {
 } from '../store/records.js';
 import { constantTimeEqual, hashSecret } from '../store/secrets.js';
 import { HttpError } from './errors.js';
-import { originAllowed } from './origin.js';
+import { originAllowed, requestOrigin } from './origin.js';
 
 const unauthenticated = (message: string) => new HttpError('unauthenticated', message);
 
@@ -128,7 +128,7 @@ export async function authoriseWidget(
     if (!matches) throw unauthenticated(`This ${credential.via === 'secret' ? 'widget secret' : 'preview token'} is for another widget.`);
     via = credential.via;
   } else {
-    const origin = req.headers.origin;
+    const origin = requestOrigin(req);
     if (origin === undefined) {
       throw unauthenticated('Send a widget secret or an API key, or call from a website on the widget\'s list.');
     }

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 /**
  * Website-list matching. An entry is a host, optionally with a port (`example.com`,
  * `localhost:8787`), or `*.example.com` for any subdomain (not the bare domain). A request's
@@ -45,4 +47,21 @@ export function parseEntry(entry: string): { host: string; port?: string; wildca
   const host = match[2]!;
   if (host.startsWith('.') || host.endsWith('.') || host.includes('..')) return undefined;
   return { wildcard: Boolean(match[1]), host, port: match[3] };
+}
+
+/**
+ * The origin of the page a browser request comes from. Browsers send `Origin` on cross-origin
+ * requests and on POSTs, but not on a same-origin GET (a site that serves Assist from its own
+ * origin); such a request says `Sec-Fetch-Site: same-origin`, and its page origin is then the
+ * `Host` it was sent to. Neither header can be set by a page's scripts, so this is exactly as
+ * trustworthy as `Origin`; the result still has to pass the website list.
+ */
+export function requestOrigin(req: IncomingMessage): string | undefined {
+  const origin = req.headers.origin;
+  if (origin !== undefined) return origin;
+  const host = req.headers.host;
+  if (req.headers['sec-fetch-site'] !== 'same-origin' || !host) return undefined;
+  const forwarded = req.headers['x-forwarded-proto'];
+  const secure = ('encrypted' in req.socket && Boolean(req.socket.encrypted)) || forwarded === 'https';
+  return `${secure ? 'https' : 'http'}://${host.toLowerCase()}`;
 }

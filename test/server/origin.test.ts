@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { originAllowed } from '../../server/http/origin.js';
 import { baseFixture, startTestServer, type TestServer } from './harness.js';
-import { assertError } from './expect.js';
+import { asTestResponse, assertError, rawRequest } from './expect.js';
 
 const cases: { websites: string[]; origin: string | undefined; allowed: boolean; why: string }[] = [
   // Exact hosts.
@@ -106,6 +106,20 @@ describe('through the config route and CORS', () => {
   test('a widget is reached only from its own list: another widget\'s site is refused', async () => {
     assertError(await server.request('GET', '/api/v1/other/widgets/bot/config', { origin: 'https://acme.test' }), 403, 'origin_not_allowed');
     assert.equal((await server.request('GET', '/api/v1/other/widgets/bot/config', { origin: 'https://other.test' })).status, 200);
+  });
+
+  // Browsers send no Origin on a same-origin GET: a site serving Assist from its own origin.
+  const sameOriginGet = (host: string, fetchSite?: string) =>
+    rawRequest(
+      server.port,
+      `GET ${CONFIG} HTTP/1.1\r\nHost: ${host}\r\n${fetchSite ? `Sec-Fetch-Site: ${fetchSite}\r\n` : ''}Connection: close\r\n\r\n`,
+    ).then(asTestResponse);
+
+  test('a same-origin browser GET, which carries no Origin, is checked by its Host against the list', async () => {
+    assert.equal((await sameOriginGet('localhost:8787', 'same-origin')).status, 200);
+    assertError(await sameOriginGet('localhost:9999', 'same-origin'), 403, 'origin_not_allowed');
+    assertError(await sameOriginGet('localhost:8787', 'cross-site'), 401, 'unauthenticated');
+    assertError(await sameOriginGet('localhost:8787'), 401, 'unauthenticated');
   });
 
   test('a server-side call without an Origin has no CORS headers to echo, but still varies by Origin', async () => {
