@@ -4,19 +4,17 @@ import {
   parseWidgetKey,
   type AnalyticsEvent,
   type ChatReply,
-  type ClickProps,
   type EventsBody,
   type Locale,
   type StreamStatus,
   type SummarizeResult,
-  type VisitorIdentity,
   type WidgetConfig,
 } from '../../wire/contract.js';
 import { fetchConfigCached } from '../core/config-cache.js';
 import { Emitter } from '../core/emitter.js';
 import { AssistError, abortedError, isContractErrorCode } from '../core/errors.js';
 import { LocalHistory, historyStorageKey, isSource } from '../core/history.js';
-import { normalizeVisitor, sameVisitor, signedVisitor, visitorFingerprint, type SignedVisitor, type VisitorInput } from '../core/identity.js';
+import { normalizeVisitor, sameVisitor, signedVisitor, visitorFingerprint, type SignedVisitor } from '../core/identity.js';
 import { browserLanguages, resolveLocale } from '../core/locale.js';
 import { adoptSessionId, getSessionId } from '../core/session.js';
 import { nextStatus, type ClientStatus, type StatusTransition } from '../core/status.js';
@@ -242,6 +240,7 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
 
     async chat(message, options = {}) {
       if (typeof message !== 'string' || !message.trim()) throw fail('chat', new AssistError('invalid_request', 'chat() needs a non-empty message.'));
+      const asker = user;
       const signed = signedVisitor(user);
       const pageInfo = pageContext();
       const sentAt = new Date().toISOString();
@@ -261,10 +260,14 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
           return parseChatReply(body);
         },
       );
-      localHistory.append(reply.conversationId, [
-        { role: 'user', text: message, createdAt: sentAt },
-        { role: 'assistant', text: reply.text, answerId: reply.answerId, sources: reply.sources, createdAt: new Date().toISOString() },
-      ]);
+      // A visitor who logged out (or in as someone else) while the answer was on its way: the
+      // history now belongs to the next visitor and must not receive the previous one's chat.
+      if (sameVisitor(asker, user)) {
+        localHistory.append(reply.conversationId, [
+          { role: 'user', text: message, createdAt: sentAt },
+          { role: 'assistant', text: reply.text, answerId: reply.answerId, sources: reply.sources, createdAt: new Date().toISOString() },
+        ]);
+      }
       events.emit('reply', { operation: 'chat', reply });
       return reply;
     },
@@ -452,4 +455,3 @@ function callSafely<Args extends unknown[]>(callback: ((...args: Args) => void) 
   }
 }
 
-export type { VisitorIdentity, VisitorInput };

@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { http, HttpResponse } from 'msw';
-import { hit, useMockApi, worker } from './support.js';
+import { WIDGET_ID, WIDGET_KEY, hit, useMockApi, worker } from './support.js';
 
 /*
  * The built script-tag file, loaded the way a website loads it, from another origin than the
@@ -32,14 +32,14 @@ describe('the built assist.js', () => {
   it('defines Assist and takes the API origin from its own URL', async () => {
     let requested = '';
     worker.use(
-      http.post(`${scriptOrigin}/api/v1/acme/widgets/help/search`, ({ request }) => {
+      http.post(`${scriptOrigin}/api/v1/acme/widgets/${WIDGET_ID}/search`, ({ request }) => {
         requested = request.url;
         return HttpResponse.json({ sessionId: 's_1', queryId: 'q_1', hits: [hit(1)] });
       }),
     );
-    const client = window.Assist!.headless('acme/help');
+    const client = window.Assist!.headless(WIDGET_KEY);
     const { hits } = await client.search('reset');
-    expect(requested).to.equal(`${scriptOrigin}/api/v1/acme/widgets/help/search`);
+    expect(requested).to.equal(`${scriptOrigin}/api/v1/acme/widgets/${WIDGET_ID}/search`);
     expect(hits).to.have.length(1);
     expect(window.Assist!.markdown('**ok** <script>x</script>')).to.equal('<p><strong>ok</strong> </p>\n');
   });

@@ -2,7 +2,7 @@ import { expect } from '@esm-bundle/chai';
 import { http, HttpResponse } from 'msw';
 import '../../src/assist.js';
 import { AssistError } from '../../src/core/errors.js';
-import { API, hit, useMockApi, worker } from './support.js';
+import { API, WIDGET_KEY, hit, useMockApi, worker } from './support.js';
 
 useMockApi();
 
@@ -16,8 +16,8 @@ describe('the global Assist (script-tag entry)', () => {
 
   it('headless() is ready at once and talks to the API origin', async () => {
     worker.use(http.post(`${API}/search`, () => HttpResponse.json({ sessionId: 's_1', queryId: 'q_1', hits: [hit(1)] })));
-    const client = window.Assist!.headless('acme/help');
-    expect(client.widgetKey).to.equal('acme/help');
+    const client = window.Assist!.headless(WIDGET_KEY);
+    expect(client.widgetKey).to.equal(WIDGET_KEY);
     const { hits } = await client.search('reset');
     expect(hits).to.deep.equal([hit(1)]);
   });
@@ -44,7 +44,7 @@ describe('the global Assist (script-tag entry)', () => {
     const originalError = console.error;
     console.error = () => undefined;
     try {
-      for (const create of [() => window.Assist!.chat('acme/help'), () => window.Assist!.search('acme/docs')]) {
+      for (const create of [() => window.Assist!.chat(WIDGET_KEY), () => window.Assist!.search('acme/docs')]) {
         const handle = create();
         expect(handle.state).to.equal('created');
         expect(handle.open().close().toggle()).to.equal(handle);

@@ -3,7 +3,7 @@ import { http, HttpResponse, delay } from 'msw';
 import { createClient } from '../../src/client/client.js';
 import { AssistError } from '../../src/core/errors.js';
 import { SESSION_STORAGE_KEY } from '../../src/core/session.js';
-import { API, CONFIG, FAST_RETRY, REPLY, WIDGET_KEY, hit, rejectionOf, useMockApi, worker } from './support.js';
+import { API, CONFIG, FAST_RETRY, REPLY, WIDGET_ID, WIDGET_KEY, hit, ownStorageKeys, rejectionOf, useMockApi, worker } from './support.js';
 
 const api = useMockApi();
 
@@ -32,14 +32,14 @@ describe('createClient', () => {
   it('talks to /api/v1/{organisation}/widgets/{widget} on baseUrl, with the preview token as bearer', async () => {
     let seen: { url: string; authorization: string | null } | null = null;
     worker.use(
-      http.post('https://assist.example.test/api/v1/acme/widgets/help/search', ({ request }) => {
+      http.post(`https://assist.example.test/api/v1/acme/widgets/${WIDGET_ID}/search`, ({ request }) => {
         seen = { url: request.url, authorization: request.headers.get('Authorization') };
         return HttpResponse.json({ sessionId: 's_1', queryId: 'q_1', hits: [] });
       }),
     );
     const client = createClient(WIDGET_KEY, { baseUrl: 'https://assist.example.test/', token: 'pt_preview' });
     await client.search('x');
-    expect(seen).to.deep.equal({ url: 'https://assist.example.test/api/v1/acme/widgets/help/search', authorization: 'Bearer pt_preview' });
+    expect(seen).to.deep.equal({ url: `https://assist.example.test/api/v1/acme/widgets/${WIDGET_ID}/search`, authorization: 'Bearer pt_preview' });
   });
 
   it('sends no Authorization header and no cookies without a token', async () => {
@@ -338,7 +338,8 @@ describe('identity and local history', () => {
       ['user', 'How do I reset it?'],
       ['assistant', REPLY.text],
     ]);
-    const stored = Object.keys(localStorage).map((key) => key + localStorage.getItem(key)).join('');
+    const stored = ownStorageKeys().map((key) => key + localStorage.getItem(key)).join('');
+    expect(stored).to.contain('c_1');
     expect(stored).to.not.contain('secret-hash-abc');
     expect(stored).to.not.contain('u1"');
   });
@@ -363,7 +364,7 @@ describe('identity and local history', () => {
     await client.chat('private question');
     client.identify({ id: 'u2', hash: 'h2' });
     // Gone from the disk, not just hidden: the next person on this browser cannot read it.
-    expect(Object.keys(localStorage).filter((key) => key.startsWith('assist:conversation'))).to.deep.equal([]);
+    expect(ownStorageKeys()).to.deep.equal([]);
     client.identify({ id: 'u1', hash: 'h1' });
     expect(client.history.load()).to.equal(null);
     expect(seen[0]).to.deep.equal({ user: { id: 'u2', hash: 'h2' }, previous: { id: 'u1', hash: 'h1' } });
@@ -390,6 +391,22 @@ describe('identity and local history', () => {
     client.identify({ id: 'u1', hash: 'h1' });
     expect(seen).to.have.length(1);
     expect(client.history.load()?.messages).to.have.length(2);
+  });
+
+  it("does not store an answer under the next visitor when the identity changes while it is on its way", async () => {
+    let answer: () => void = () => undefined;
+    worker.use(http.post(`${API}/chat`, () => new Promise<Response>((resolve) => (answer = () => resolve(HttpResponse.json(REPLY))))));
+    const client = createClient(WIDGET_KEY, { user: { id: 'u1', hash: 'h1' } });
+    const pending = client.chat('private question of u1');
+    for (let i = 0; i < 50 && !api.requests.length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    client.identify({ id: 'u2', hash: 'h2' });
+    answer();
+    // The caller that asked still gets its answer...
+    expect((await pending).text).to.equal(REPLY.text);
+    // ...but the browser does not keep it as the new visitor's conversation.
+    expect(client.history.load()).to.equal(null);
+    expect(createClient(WIDGET_KEY, { user: { id: 'u2', hash: 'h2' } }).history.load()).to.equal(null);
+    expect(ownStorageKeys().map((key) => localStorage.getItem(key)).join('')).to.not.contain('private question');
   });
 
   it('does not show one visitor the conversation stored by another (a reload as someone else)', async () => {

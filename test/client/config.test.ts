@@ -4,7 +4,7 @@ import { createClient } from '../../src/client/client.js';
 import { CONFIG_MAX_AGE_MS, fetchConfigCached, parseWidgetConfig } from '../../src/core/config-cache.js';
 import { Transport } from '../../src/core/transport.js';
 import { defaultConfig } from '../../wire/contract.js';
-import { API, CONFIG, WIDGET_KEY, rejectionOf, useMockApi, worker } from './support.js';
+import { API, CONFIG, WIDGET_ID, WIDGET_KEY, rejectionOf, useMockApi, worker } from './support.js';
 
 const api = useMockApi();
 
@@ -100,7 +100,7 @@ describe('fetchConfig', () => {
 
   it('cross-origin, revalidates through the browser cache instead of a header the preflight would refuse', async () => {
     const base = 'https://assist.example.test';
-    const server = configServer({ maxAge: 0, base: `${base}/api/v1/acme/widgets/help` });
+    const server = configServer({ maxAge: 0, base: `${base}/api/v1/acme/widgets/${WIDGET_ID}` });
     const client = createClient(WIDGET_KEY, { baseUrl: base });
     await client.fetchConfig();
     await client.fetchConfig();

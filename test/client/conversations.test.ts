@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { createClient } from '../../src/client/client.js';
 import { AssistError } from '../../src/core/errors.js';
 import type { Conversation, ConversationSummary } from '../../wire/contract.js';
-import { API, REPLY, WIDGET_KEY, rejectionOf, useMockApi, worker } from './support.js';
+import { API, REPLY, WIDGET_ID, WIDGET_KEY, rejectionOf, useMockApi, worker } from './support.js';
 
 const api = useMockApi();
 
@@ -138,7 +138,7 @@ describe('conversation routes for a signed visitor', () => {
       }),
     );
     await createClient(WIDGET_KEY, { user: USER }).getConversation('../config');
-    expect(path).to.equal('/api/v1/acme/widgets/help/conversations/..%2Fconfig');
+    expect(path).to.equal(`/api/v1/acme/widgets/${WIDGET_ID}/conversations/..%2Fconfig`);
   });
 
   it('uses the identity set later through identify()', async () => {

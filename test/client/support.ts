@@ -8,8 +8,18 @@ import type { ChatReply, Hit, WidgetConfig } from '../../wire/contract.js';
 import { defaultConfig } from '../../wire/contract.js';
 import { clearConfigCache } from '../../src/core/config-cache.js';
 
-export const WIDGET_KEY = 'acme/help';
-export const API = `${location.origin}/api/v1/acme/widgets/help`;
+/**
+ * Test files run in parallel pages of one origin, which share localStorage: each file gets its
+ * own widget (and so its own storage keys) so one file's cleanup never wipes another's history.
+ */
+export const WIDGET_ID = `help-${Math.random().toString(36).slice(2, 10)}`;
+export const WIDGET_KEY = `acme/${WIDGET_ID}`;
+export const API = `${location.origin}/api/v1/acme/widgets/${WIDGET_ID}`;
+
+/** The localStorage keys this file's widget owns. */
+export function ownStorageKeys(): string[] {
+  return Object.keys(localStorage).filter((key) => key.includes(WIDGET_ID));
+}
 /** Retries fast enough for tests, but still retries. */
 export const FAST_RETRY = { retries: 2, baseDelayMs: 1, maxDelayMs: 20 };
 
@@ -18,7 +28,9 @@ export const worker = setupWorker();
 /** Starts MSW for the file, resets handlers and browser storage around every test. */
 export function useMockApi(): { requests: Request[] } {
   const log = { requests: [] as Request[] };
-  before(async () => {
+  before(async function () {
+    // Registering the service worker is the slowest step by far on a loaded machine.
+    this.timeout(30_000);
     await worker.start({ quiet: true, onUnhandledRequest: 'error' });
     worker.events.on('request:start', ({ request }) => {
       log.requests.push(request.clone());
@@ -27,7 +39,7 @@ export function useMockApi(): { requests: Request[] } {
   beforeEach(() => {
     log.requests.length = 0;
     sessionStorage.clear();
-    localStorage.clear();
+    for (const key of ownStorageKeys()) localStorage.removeItem(key);
     clearConfigCache();
   });
   afterEach(() => worker.resetHandlers());

@@ -2,11 +2,15 @@ import { expect } from '@esm-bundle/chai';
 import { LocalHistory, MAX_LOCAL_MESSAGES, historyStorageKey, type LocalMessage } from '../../src/core/history.js';
 import { visitorFingerprint } from '../../src/core/identity.js';
 
-const KEY = historyStorageKey('acme', 'help');
+// Parallel test pages share localStorage: own keys only, never clear().
+const WIDGET = `history-${Math.random().toString(36).slice(2, 10)}`;
+const KEY = historyStorageKey('acme', WIDGET);
 const message = (text: string, role: LocalMessage['role'] = 'user'): LocalMessage => ({ role, text, createdAt: '2025-01-01T00:00:00.000Z' });
 
 describe('LocalHistory', () => {
-  beforeEach(() => localStorage.clear());
+  beforeEach(() => {
+    for (const key of Object.keys(localStorage)) if (key.includes(WIDGET)) localStorage.removeItem(key);
+  });
 
   it('saves and loads the conversation', () => {
     const history = new LocalHistory(KEY, () => 'anonymous');
@@ -59,8 +63,8 @@ describe('LocalHistory', () => {
   });
 
   it('keeps widgets apart', () => {
-    new LocalHistory(historyStorageKey('acme', 'a'), () => 'anonymous').save({ conversationId: 'c_a', messages: [] });
-    expect(new LocalHistory(historyStorageKey('acme', 'b'), () => 'anonymous').load()).to.equal(null);
+    new LocalHistory(historyStorageKey('acme', `${WIDGET}-a`), () => 'anonymous').save({ conversationId: 'c_a', messages: [] });
+    expect(new LocalHistory(historyStorageKey('acme', `${WIDGET}-b`), () => 'anonymous').load()).to.equal(null);
   });
 });
 

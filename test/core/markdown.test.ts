@@ -89,6 +89,21 @@ describe('renderMarkdown', () => {
     expect(partial.querySelectorAll('tbody td')).to.have.length(2);
   });
 
+  it('renders unfinished inline markup as its text', () => {
+    const halfLink = fragment(renderMarkdown('See [the install guide](https://acme.test/docs/inst'));
+    expect(halfLink.textContent?.trim()).to.equal('See [the install guide](https://acme.test/docs/inst');
+    const openBold = fragment(renderMarkdown('Open **Settings and'));
+    expect(openBold.querySelector('strong')).to.equal(null);
+    expect(openBold.textContent?.trim()).to.equal('Open **Settings and');
+    const openCode = fragment(renderMarkdown('Run `npm inst'));
+    expect(openCode.querySelector('code')).to.equal(null);
+    expect(openCode.textContent?.trim()).to.equal('Run `npm inst');
+    // Half a raw tag is text, never an element that swallows the rest of the answer.
+    const halfTag = fragment(renderMarkdown('Press <kbd'));
+    expect(halfTag.querySelector('kbd')).to.equal(null);
+    expect(halfTag.textContent?.trim()).to.equal('Press <kbd');
+  });
+
   it('renders nothing for empty input', () => {
     expect(renderMarkdown('')).to.equal('');
   });

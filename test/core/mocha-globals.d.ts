@@ -13,3 +13,11 @@ declare function before(body: MochaCallback): void;
 declare function after(body: MochaCallback): void;
 declare function beforeEach(body: MochaCallback): void;
 declare function afterEach(body: MochaCallback): void;
+declare namespace describe {
+  function skip(title: string, body: () => void): void;
+  function only(title: string, body: () => void): void;
+}
+declare namespace it {
+  function skip(title: string, body?: MochaCallback): void;
+  function only(title: string, body?: MochaCallback): void;
+}
