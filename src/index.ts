@@ -47,6 +47,12 @@ export { Emitter } from './core/emitter.js';
 export { createWidgetHandle } from './core/widget-handle.js';
 export type { WidgetController, WidgetHandle, WidgetHandleState, WidgetMountOptions } from './core/widget-handle.js';
 
+// Widgets
+export { AssistChat } from './components/assist-chat/assist-chat.js';
+export type { AssistChatEventMap, AssistErrorDetail, AssistMessageDetail } from './components/assist-chat/assist-chat.js';
+export { AssistSearch } from './components/assist-search/assist-search.js';
+export type { AssistSearchDetail, AssistSearchEventMap, AssistSelectDetail, SearchPhase } from './components/assist-search/assist-search.js';
+
 // Wire types (the HTTP contract)
 export { LOCALES } from '../wire/contract.js';
 export type {
