@@ -22,22 +22,29 @@ const apiOrigin = apiOriginFromScript(document.currentScript, location.origin, d
 
 export type WidgetKind = 'chat' | 'search';
 export type WidgetOptions = ClientOptions & WidgetMountOptions;
-type WidgetLoader = (widgetKey: string, options: WidgetOptions) => Promise<WidgetController>;
 
 /**
- * How each widget is created once its code is loaded. The chat and search widgets register
- * here; until one does, mounting it reports that it is not part of this build.
+ * Where the widgets' own files live: /widget/v1/ on the origin this script came from. The
+ * build replaces each `import()` below with that file, so the widget's code (and Lit) is
+ * downloaded only by pages that mount it, when they mount it.
  */
-const widgetLoaders: Partial<Record<WidgetKind, WidgetLoader>> = {};
+const widgetBase = `${apiOrigin}/widget/v1/`;
+
+type CreateWidget = (widgetKey: string, options: WidgetOptions) => Promise<WidgetController>;
+const widgetLoaders: Record<WidgetKind, () => Promise<CreateWidget>> = {
+  chat: () => import('./components/assist-chat/index.js').then((module) => module.createChatWidget),
+  search: () => import('./components/assist-search/index.js').then((module) => module.createSearchWidget),
+};
 
 function widget(kind: WidgetKind, widgetKey: string, options: WidgetOptions = {}): WidgetHandle {
   if (!parseWidgetKey(widgetKey)) {
     throw new AssistError('invalid_key', `Assist.${kind}(): the widget key must be "{organisation}/{widget}", like "acme/help" (got ${JSON.stringify(widgetKey)}).`);
   }
   return createWidgetHandle(`Assist.${kind}(${JSON.stringify(widgetKey)})`, async () => {
-    const load = widgetLoaders[kind];
-    if (!load) throw new AssistError('invalid_request', `The ${kind} widget is not part of this build of assist.js.`);
-    return load(widgetKey, { ...options, baseUrl: options.baseUrl ?? apiOrigin });
+    const create = await widgetLoaders[kind]().catch((error: unknown) => {
+      throw new AssistError('network', `The ${kind} widget could not be loaded from ${widgetBase}.`, { cause: error });
+    });
+    return create(widgetKey, { ...options, baseUrl: options.baseUrl ?? apiOrigin });
   });
 }
 
