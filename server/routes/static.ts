@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import type { AppContext } from '../app.js';
 import { HttpError } from '../http/errors.js';
+import { serveDemo } from './demo.js';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -33,6 +34,7 @@ export async function serveStatic(context: AppContext, req: IncomingMessage, res
     res.end();
     return true;
   } else if (pathname.startsWith('/demo/')) {
+    if (await serveDemo(context, req, res, pathname)) return true;
     root = context.demoDir;
     relative = pathname.slice('/demo/'.length) || 'index.html';
     if (relative.endsWith('/')) relative += 'index.html';

@@ -4,13 +4,20 @@
  * file, what is missing is created, and applying it twice changes nothing. Credits are set
  * when an organisation is created, so restarting a server does not refill spent credits.
  * Secrets written in a fixture are taken as given.
+ *
+ * A source may also name a `folder` of markdown files (with the `baseUrl` its pages live at):
+ * every `.md` file under it becomes a page, so a project's own docs can be the content.
+ *
+ * @example
+ *   { "id": "docs", "name": "Docs", "folder": "../docs", "baseUrl": "http://localhost:8787/demo/docs/" }
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { PLANS, type Plan } from '../../wire/contract.js';
 import { badRequest } from '../http/errors.js';
-import { optionalInteger, optionalString, requireId, requireOneOf, type Body } from '../http/validate.js';
-import type { Db } from './db.js';
-import { upsertPageByUrl } from './pages.js';
+import { optionalInteger, optionalString, requireHttpUrl, requireId, requireOneOf, type Body } from '../http/validate.js';
+import { joinTransaction, type Db } from './db.js';
+import { deletePage, upsertPageByUrl } from './pages.js';
 import { findWidget } from './records.js';
 import { hashSecret } from './secrets.js';
 import { createApiKey, createOrganisation, createSource, createWidget, requireOrganisationId, updateWidget } from './setup.js';
@@ -27,11 +34,75 @@ export function readFixtureFile(path: string): Body {
   } catch (error) {
     throw new Error(`Cannot read the fixture file ${path}: ${(error as Error).message}`);
   }
+  let fixture: Body;
   try {
-    return JSON.parse(text) as Body;
+    fixture = JSON.parse(text) as Body;
   } catch (error) {
     throw new Error(`The fixture file ${path} is not valid JSON: ${(error as Error).message}`);
   }
+  resolveFolders(fixture, dirname(resolve(path)));
+  return fixture;
+}
+
+/** A source's `folder` is relative to the fixture file, wherever the server was started from. */
+function resolveFolders(fixture: Body, fixtureDir: string): void {
+  const organisations = Array.isArray(fixture.organisations) ? (fixture.organisations as unknown[]) : [];
+  for (const organisation of organisations) {
+    const sources = (organisation as Body | null)?.sources;
+    if (!Array.isArray(sources)) continue;
+    for (const source of sources as (Body | null)[]) {
+      if (source && typeof source.folder === 'string' && !isAbsolute(source.folder)) source.folder = join(fixtureDir, source.folder);
+    }
+  }
+}
+
+/** The folder source of a fixture: where the files are and the address their pages get. */
+interface FolderSource {
+  folder: string;
+  baseUrl: string;
+}
+
+function folderSource(source: Body, sourceId: string): FolderSource | undefined {
+  if (source.folder === undefined) return undefined;
+  if (typeof source.folder !== 'string' || source.folder === '') throw badRequest(`sources[${sourceId}].folder must be a path.`);
+  const baseUrl = requireHttpUrl(source, 'baseUrl');
+  if (!baseUrl.endsWith('/')) throw badRequest(`sources[${sourceId}].baseUrl must end with "/": the files' paths are appended to it.`);
+  return { folder: source.folder, baseUrl };
+}
+
+/** The text of a markdown document's first `# ` heading. */
+export function markdownTitle(markdown: string): string | undefined {
+  return /^# +(.+?)(?:[ \t]+#+)?[ \t]*$/m.exec(markdown)?.[1];
+}
+
+/**
+ * One page per `.md` file under the folder (subfolders included, in a stable order): url is
+ * `baseUrl` plus the file's path without `.md`, title its first `# ` heading (else the file name).
+ */
+export function readFolderPages({ folder, baseUrl }: FolderSource): Body[] {
+  let files: string[];
+  try {
+    files = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md')).sort();
+  } catch (error) {
+    throw new Error(`Cannot read the fixture folder ${folder}: ${(error as Error).message}`);
+  }
+  return files.map((file) => {
+    const content = readFileSync(join(folder, file), 'utf8');
+    const path = file.slice(0, -'.md'.length).split(sep).map(encodeURIComponent).join('/');
+    const title = markdownTitle(content) ?? decodeURIComponent(path.split('/').pop()!);
+    return { url: baseUrl + path, title, format: 'markdown', content };
+  });
+}
+
+/** Pages under a folder source's `baseUrl` whose file is gone are deleted: the source mirrors the folder. */
+async function deletePagesWithoutFile(db: Db, organisationId: string, sourceId: string, baseUrl: string, kept: Set<string>): Promise<number> {
+  const rows = await db.query<{ id: string; url: string }>('SELECT id, url FROM pages WHERE organisation_id = $1 AND source_id = $2', [
+    organisationId,
+    sourceId,
+  ]);
+  const gone = rows.filter((row) => row.url.startsWith(baseUrl) && !kept.has(row.url));
+  for (const row of gone) await deletePage(db, organisationId, sourceId, row.id);
+  return gone.length;
 }
 
 const list = (value: unknown, field: string): Body[] => {
@@ -42,7 +113,22 @@ const list = (value: unknown, field: string): Body[] => {
   return value as Body[];
 };
 
+/** Held while a fixture is applied (beside migrate.ts's lock for migrations). */
+const FIXTURE_LOCK = 74_151_002;
+
+/**
+ * Applies a fixture in one transaction under an advisory lock: two servers starting together
+ * on one PostgreSQL apply it one after the other (the second finds nothing left to do instead
+ * of failing on the first one's rows), and a fixture that fails half-way leaves nothing behind.
+ */
 export async function applyFixture(db: Db, fixture: Body): Promise<FixtureSummary> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [FIXTURE_LOCK]);
+    return applyFixtureWithin(joinTransaction(db, tx), fixture);
+  });
+}
+
+async function applyFixtureWithin(db: Db, fixture: Body): Promise<FixtureSummary> {
   const summary: FixtureSummary = { organisations: 0, pagesChanged: 0 };
   for (const organisation of list(fixture.organisations, 'organisations')) {
     const id = requireOrganisationId(organisation.id, 'organisations[].id');
@@ -63,8 +149,14 @@ export async function applyFixture(db: Db, fixture: Body): Promise<FixtureSummar
       else if (typeof source.name === 'string' && known[0]!.name !== source.name) {
         await db.query('UPDATE sources SET name = $3 WHERE organisation_id = $1 AND id = $2', [id, sourceId, source.name]);
       }
-      for (const page of list(source.pages, `sources[${sourceId}].pages`)) {
+      const folder = folderSource(source, sourceId);
+      const folderPages = folder ? readFolderPages(folder) : [];
+      for (const page of [...list(source.pages, `sources[${sourceId}].pages`), ...folderPages]) {
         if ((await upsertPageByUrl(db, id, sourceId, page)).changed) summary.pagesChanged++;
+      }
+      if (folder) {
+        const kept = new Set(folderPages.map((page) => page.url as string));
+        summary.pagesChanged += await deletePagesWithoutFile(db, id, sourceId, folder.baseUrl, kept);
       }
     }
 
