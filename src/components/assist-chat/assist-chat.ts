@@ -72,7 +72,7 @@ const SMALL_SCREEN = '(max-width: 639.98px)';
  * @example
  * <assist-chat widget="acme/help" base-url="https://assist.example.com"></assist-chat>
  * <script type="module">
- *   import 'assist-widgets';
+ *   import 'assist-widgets/elements';
  *   const chat = document.querySelector('assist-chat');
  *   chat.user = { id: 'user-42', hash: signedOnYourServer }; // optional: history
  *   chat.addEventListener('assist-message', (event) => console.log(event.detail.text));
