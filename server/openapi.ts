@@ -486,6 +486,7 @@ const schemas: Record<string, Schema> = {
       summarized: boolean('False when no summary was made (no credits left, or nothing to summarise); `text` is then empty.'),
       text: string('Markdown with numbered citations matching `sources`.'),
       sources: array(ref('Source')),
+      sessionId: ref('SessionId', 'In the JSON response (not in the `done` event): the session the summary counts in.'),
     },
     ['summarized', 'text', 'sources'],
   ),
@@ -523,6 +524,7 @@ const schemas: Record<string, Schema> = {
       conversationId: id('The conversation (new or continued), `c_…`.'),
       answerId: string('Identifies this answer, `a_…`.'),
       sources: array(ref('Source')),
+      sessionId: ref('SessionId', 'In the JSON response (not in the `done` event): the session the answer counts in.'),
     },
     ['text', 'conversationId', 'answerId', 'sources'],
     { description: 'A full chat reply (spec 2.6).' },
@@ -593,7 +595,11 @@ const schemas: Record<string, Schema> = {
     { description: 'Optional body of conversation deletes: `user` and `hash` as body fields instead of query parameters.' },
   ),
   StreamMeta: object(
-    { conversationId: id('Chat only.'), answerId: string('The answer being generated.') },
+    {
+      conversationId: id('Chat only.'),
+      answerId: string('The answer being generated.'),
+      sessionId: ref('SessionId', 'The session the answer counts in (made by the server when the request had none).'),
+    },
     ['answerId'],
     { description: 'First event.' },
   ),
@@ -613,7 +619,7 @@ const schemas: Record<string, Schema> = {
   ),
   OrganisationCreate: object(
     {
-      id: ref('Id'),
+      id: ref('Id', 'Chosen by the caller. `admin` (in any case) is reserved: `/api/v1/admin/` is the admin API.'),
       name: string('Display name; defaults to the id.', { maxLength: 200 }),
       credits: integer('Answer credits; default 0.', { minimum: 0, maximum: 1_000_000_000 }),
       plan: ref('Plan'),
@@ -679,6 +685,7 @@ const schemas: Record<string, Schema> = {
       config: ref('WidgetSettings'),
     },
     ['id', 'type', 'sources'],
+    { description: 'The server makes the widget secret and the signing secret; a body naming `secret` or `signingSecret` is 400.' },
   ),
   WidgetUpdate: {
     ...object({
@@ -737,6 +744,7 @@ const schemas: Record<string, Schema> = {
       sources: array(ref('Id'), 'The source limit; omit for every source of the organisation.', { minItems: 1, maxItems: 100 }),
     },
     ['name', 'permissions'],
+    { description: 'The server makes the key; a body naming `key` is 400.' },
   ),
   CreatedApiKey: object(
     {
@@ -750,6 +758,31 @@ const schemas: Record<string, Schema> = {
     ['id', 'organisation', 'name', 'permissions', 'sources', 'key'],
   ),
   RevokedApiKey: object({ id: string('The key id.'), revoked: { const: true } }, ['id', 'revoked']),
+  QueryCount: object({ query: string('The query, lowercased and trimmed.'), searches: integer('How often it was searched.') }, ['query', 'searches']),
+  WidgetAnalytics: object(
+    {
+      widget: string('The widget key.'),
+      from: timestamp('Start of the period (included).'),
+      to: timestamp('End of the period (excluded).'),
+      sessions: integer('Distinct sessions with a search, answer or click in the period.'),
+      searches: integer('Searches.'),
+      topQueries: array(ref('QueryCount'), 'Most frequent queries, at most 20.'),
+      noResultQueries: array(ref('QueryCount'), 'Most frequent queries that found nothing, at most 20.'),
+      clicks: integer('Clicks.'),
+      searchesWithClicks: integer('Searches followed by at least one click on one of their results.'),
+      clickThroughRate: { type: 'number', minimum: 0, maximum: 1, description: '`searchesWithClicks / searches` (0 without searches), to 4 decimals.' },
+      clicksByRank: array(
+        object({ rank: nullable(integer('Result position, 1 first; `null` for clicks sent without one.')), clicks: integer('Clicks.') }, ['rank', 'clicks']),
+      ),
+      answers: object(
+        { chat: integer('Complete chat answers.'), summaries: integer('Complete summaries.'), total: integer('Both.') },
+        ['chat', 'summaries', 'total'],
+      ),
+      creditsSpent: integer('Answer credits spent (returned credits not counted).'),
+    },
+    ['widget', 'from', 'to', 'sessions', 'searches', 'topQueries', 'noResultQueries', 'clicks', 'searchesWithClicks', 'clickThroughRate', 'clicksByRank', 'answers', 'creditsSpent'],
+    { description: "A widget's search and answer analytics over a period." },
+  ),
 };
 
 // ---------------------------------------------------------------------------------------
@@ -786,6 +819,20 @@ const parameters: Record<string, Parameter> = {
     schema: { type: 'string' },
   },
   user: visitorQuery('user', 'The signed visitor\'s id.'),
+  from: {
+    name: 'from',
+    in: 'query',
+    description: 'Start of the period: an ISO 8601 date or time. Default: 30 days before `to`.',
+    schema: { type: 'string', maxLength: 64 },
+    example: '2025-01-01',
+  },
+  to: {
+    name: 'to',
+    in: 'query',
+    description: 'End of the period: an ISO 8601 date or time; a date alone includes that whole day. Default: now.',
+    schema: { type: 'string', maxLength: 64 },
+    example: '2025-01-31',
+  },
   hash: visitorQuery('hash', 'The visitor hash of `user`.'),
   ifNoneMatch: { name: 'If-None-Match', in: 'header', description: 'An `ETag` from an earlier response; 304 when it still matches.', schema: { type: 'string' } },
   accept: {
@@ -1057,7 +1104,9 @@ const paths: Record<string, PathItem> = {
       summary: 'An AI summary of the results for a query',
       description:
         'Spends one answer credit when a summary is produced. With no credits left the answer is `{ summarized: false, text: "", sources: [] }` ' +
-        '(200, not 402). Streams with `Accept: text/event-stream`. Rate-limited per widget and client address (`--rate-limit`).',
+        '(200, not 402), and nothing is summarised when the search finds nothing. ' +
+        'A credit is returned when the answer did not complete and none of its text reached the client (in JSON mode, none does before the reply), and for a summary with nothing to summarise. Streams with `Accept: text/event-stream`. Rate-limited per widget and client address (`--rate-limit`); the rate limit is ' +
+        'checked before the body.',
       type: 'search',
       permission: '`summarize`',
       parameters: [param('accept')],
@@ -1072,7 +1121,8 @@ const paths: Record<string, PathItem> = {
       description:
         'Answers from the widget\'s sources, citing them, using the conversation so far and the page `context`. Each answer spends one ' +
         'answer credit, atomically (N parallel requests against k credits give exactly k answers); at zero credits the answer is 402 ' +
-        '`credits_exhausted` before any streaming, with `hits` to fall back to. Streams with `Accept: text/event-stream`. ' +
+        '`credits_exhausted` before any streaming, with `hits` to fall back to. A credit is returned when the answer did not complete and none of its text reached the client (in JSON mode, none does before the reply), and for a summary with nothing to summarise. In JSON mode an answer that fails is 500 ' +
+        '`internal` with a message safe to show; in a stream it is an `error` event. Streams with `Accept: text/event-stream`. ' +
         'Rate-limited per widget and client address (`--rate-limit`). When the request has no `sessionId`, the server makes one.',
       type: 'chatbot',
       permission: '`chat`',
@@ -1263,6 +1313,14 @@ const paths: Record<string, PathItem> = {
       errors: ADMIN_ERRORS,
     }),
   },
+  [`${ADMIN_WIDGET}/analytics`]: {
+    get: adminOperation('adminWidgetAnalytics', "A widget's analytics over a period", {
+      description: 'Top queries, queries with no results, click-through rate, clicks by rank, answers given and credits spent.',
+      parameters: [param('organisation'), param('widget'), param('from'), param('to')],
+      responses: { '200': ok('The analytics.', ref('WidgetAnalytics')) },
+      errors: [...ADMIN_ERRORS, 'invalid_request'],
+    }),
+  },
   [`${ADMIN_ORG}/api-keys`]: {
     post: adminOperation('adminCreateApiKey', 'Create an API key', {
       description: 'With permissions and an optional source limit. The key is shown only this once.',
@@ -1323,6 +1381,8 @@ const DESCRIPTION = `Search, chat and AI summaries over an organisation's conten
 - A widget secret or preview token used on **another widget** is 401 \`unauthenticated\`.
 - **Signing secret rotation** keeps hashes made with the previous secret valid for 24 hours.
 - **Preview tokens** expire one hour after they are minted.
+- **Credits** go back when an answer does not complete and none of its text reached the client (a failed or aborted generation), and for a summary with nothing to summarise; an answer that was partly streamed keeps its credit.
+- **Organisation ids**: \`admin\` is reserved (\`/api/v1/admin/\` is the admin API).
 - **Summaries** with no credits left answer 200 \`{ summarized: false, text: "", sources: [] }\`; chat answers 402.
 - **Rate limits** apply to chat and summarize, per widget and client address (\`--rate-limit\`, default 30 a minute): 429 with \`Retry-After\`.
 - **Config** answers 304 to a matching \`If-None-Match\`.`;

@@ -5,7 +5,7 @@
  * in markdown, each cited with the number of its source. When the sections do not cover the
  * question it says so plainly instead of guessing.
  */
-import { terms } from './text.js';
+import { terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -81,6 +81,8 @@ interface Unit {
   positionUnderHeading: number;
   listItem: boolean;
   words: number;
+  /** The heading the unit is under, within its section (empty at the section's top). */
+  heading: string;
 }
 
 /** Builds the whole answer: chosen sentences with citations, or the plain "not found". */
@@ -96,6 +98,8 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const previousQuestion = [...input.history].reverse().find((turn) => turn.role === 'user');
   const contextTerms = new Set(previousQuestion ? terms(previousQuestion.text) : []);
 
+  const totalWeight = questionTerms.reduce((sum, term) => sum + weight(term), 0);
+  const askedAbout = new Set([...questionTerms, ...contextTerms]);
   const scored = units
     .map((unit) => {
       let match = 0;
@@ -107,12 +111,16 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
           matched++;
         } else if (unit.headingTerms.has(term)) headingMatch += weight(term);
       }
-      for (const term of contextTerms) if (unit.terms.has(term) && !questionTerms.includes(term)) match += 0.25 * weight(term);
+      let followUp = 0;
+      for (const term of contextTerms) if (unit.terms.has(term) && !questionTerms.includes(term)) followUp += weight(term);
       const opensHeading = unit.positionUnderHeading < 2 && headingMatch > 0;
       if (matched === 0 && !opensHeading) return { unit, score: 0 };
-      const density = matched / Math.sqrt(unit.terms.size + 1);
-      const score =
-        (match + 0.5 * headingMatch) * (0.7 + 0.3 * Math.min(1, density)) * (1 / (1 + 0.1 * unit.position)) * (1 / (1 + 0.15 * unit.sectionRank));
+      // The share of the question the sentence itself answers counts most; its headings help.
+      const coverage = (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight;
+      const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
+      // A sentence under a heading nobody asked about ("Windows") answers a narrower question.
+      const narrower = 1 - 0.3 * unaskedHeadingShare(unit.heading, askedAbout);
+      const score = coverage * (0.7 + 0.3 * density) * narrower * (1 / (1 + 0.1 * unit.position)) * (1 / (1 + 0.1 * unit.sectionRank));
       return { unit, score };
     })
     .filter((entry) => entry.score > 0)
@@ -125,16 +133,17 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const best = scored[0]!.score;
   for (const { unit, score } of scored) {
     if (chosen.length >= MAX_SENTENCES) break;
-    if (chosen.length > 0 && (score < 0.35 * best || totalWords + unit.words > MAX_WORDS)) continue;
+    if (chosen.length > 0 && (score < 0.4 * best || totalWords + unit.words > MAX_WORDS)) continue;
+    // A further sentence must answer a part of the question not answered yet, or be nearly as good as the best.
     const adds = questionTerms.some((term) => !covered.has(term) && (unit.terms.has(term) || unit.headingTerms.has(term)));
-    if (chosen.length > 0 && !adds && score < 0.6 * best) continue;
+    if (chosen.length > 0 && !adds && score < 0.8 * best) continue;
     // Docs repeat themselves: a sentence saying nearly what a chosen one says adds nothing.
-    if (chosen.some((other) => similarity(other.terms, unit.terms) >= 0.7)) continue;
+    if (chosen.some((other) => overlap(other.terms, unit.terms) >= 0.8)) continue;
     chosen.push(unit);
     totalWords += unit.words;
     for (const term of questionTerms) if (unit.terms.has(term) || unit.headingTerms.has(term)) covered.add(term);
   }
-  const coverage = [...covered].reduce((sum, term) => sum + weight(term), 0) / questionTerms.reduce((sum, term) => sum + weight(term), 0);
+  const coverage = [...covered].reduce((sum, term) => sum + weight(term), 0) / totalWeight;
   if (coverage < MIN_COVERAGE) return noAnswerText(input.language);
 
   // Read in the order of the sources, and within one source in the order of the text.
@@ -144,12 +153,12 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   return cited.join(' ');
 }
 
-/** Jaccard similarity of two term sets. */
-function similarity(a: Set<string>, b: Set<string>): number {
+/** How much of the smaller term set the larger one holds (1: one says all the other says). */
+function overlap(a: Set<string>, b: Set<string>): number {
   let shared = 0;
   for (const term of a) if (b.has(term)) shared++;
-  const union = a.size + b.size - shared;
-  return union === 0 ? 1 : shared / union;
+  const smaller = Math.min(a.size, b.size);
+  return smaller === 0 ? 1 : shared / smaller;
 }
 
 /** `Install it.` → `Install it [1].`; a marker goes inside the final punctuation. */
@@ -181,6 +190,7 @@ function splitSection(section: GroundingSection, sectionRank: number): Unit[] {
         positionUnderHeading: positionUnderHeading++,
         listItem,
         words: wordCount,
+        heading: [section.section ?? '', heading].join(' ').trim(),
       });
     }
   };

@@ -131,6 +131,7 @@ class AnswerRun {
     let outcome: AnswerOutcome = 'complete';
     let failure: string | undefined;
     try {
+      const language = widget.config.default_language ?? 'en';
       await emit('status', { status: 'searching' });
       const retrieved = await retrieveSections(app.db, {
         organisationId: organisation.id,
@@ -138,6 +139,7 @@ class AnswerRun {
         question: this.request.question,
         previousQuestions: this.history.filter((turn) => turn.role === 'user').map((turn) => turn.text),
         context: this.request.chat?.context,
+        language,
       });
       const grounding = groundingOf(retrieved);
       sources = grounding.sources;
@@ -148,7 +150,6 @@ class AnswerRun {
         return { outcome, text: '', sources: [], summarized: false };
       }
       await emit('status', { status: 'generating' });
-      const language = widget.config.default_language ?? 'en';
       const deltas =
         grounding.sections.length === 0
           ? [noAnswerText(language)]

@@ -1,16 +1,18 @@
 /**
- * Picks the sections an answer is grounded on. A question in a sentence is a poor search
- * query on its own, so retrieval asks the search engine several times and fuses the ranked
- * lists (reciprocal rank fusion): the question as typed, its content words one by one,
- * the previous question of the conversation (follow-ups like "and on Windows?"), and the
- * title of the page the visitor is on. The candidates are then re-ranked by how many of
- * the question's terms they hold, the page the visitor is reading gets a small lift, and
- * sections sharing no term with the question or the conversation are dropped.
+ * Picks the sections an answer is grounded on. The search engine is asked for the question
+ * as typed, the previous question of the conversation (follow-ups like "and on Windows?")
+ * and the title of the page the visitor is on, and the ranked lists are fused (reciprocal
+ * rank fusion); when the question alone finds little, its content words are asked one by
+ * one too. The candidates are then re-ranked: the share of the question's terms a section
+ * holds first, the engine's ranking next, then the conversation's terms and the page being
+ * read; a section whose heading names something the visitor did not ask about ("Windows"
+ * when nobody said Windows) ranks lower, and sections sharing no term with the question or
+ * the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { searchSections, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
-import { keywords, terms } from './text.js';
+import { keywords, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -20,6 +22,8 @@ export interface RetrievalInput {
   /** Earlier questions of the conversation, oldest first. */
   previousQuestions: string[];
   context?: PageContext;
+  /** The widget's language, for stemming the query. */
+  language?: string;
   /** How many sections to keep; default 4. */
   limit?: number;
 }
@@ -35,43 +39,45 @@ interface Query {
 export async function retrieveSections(db: Queryable, input: RetrievalInput): Promise<SectionHit[]> {
   const limit = input.limit ?? 4;
   const lastQuestion = input.previousQuestions.at(-1);
-  const queries: Query[] = [
-    { text: input.question, weight: 1 },
-    ...keywords(input.question, 5).map((word) => ({ text: word, weight: 0.6 })),
-    ...(lastQuestion ? [{ text: lastQuestion, weight: 0.3 }, ...keywords(lastQuestion, 2).map((word) => ({ text: word, weight: 0.2 }))] : []),
-    ...(input.context?.title ? [{ text: input.context.title, weight: 0.15 }] : []),
-  ];
-  const seen = new Set<string>();
-  const unique = queries.filter((query) => {
-    const key = query.text.trim().toLowerCase();
-    if (!key || key.length > 1000 || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-
   const candidates = new Map<string, { hit: SectionHit; fused: number }>();
-  for (const query of unique) {
-    const hits = await searchSections(db, { organisationId: input.organisationId, sources: input.sources, query: query.text, limit: PER_QUERY });
+  const asked = new Set<string>();
+  const ask = async (query: Query): Promise<number> => {
+    const key = query.text.trim().toLowerCase();
+    if (!key || asked.has(key)) return 0;
+    asked.add(key);
+    const hits = await searchSections(db, {
+      organisationId: input.organisationId,
+      sources: input.sources,
+      query: query.text.slice(0, 1000),
+      limit: PER_QUERY,
+      language: input.language,
+    });
     hits.forEach((hit, rank) => {
       const entry = candidates.get(hit.id) ?? { hit, fused: 0 };
       entry.fused += query.weight / (FUSION_K + rank + 1);
       candidates.set(hit.id, entry);
     });
-  }
+    return hits.length;
+  };
+
+  const found = await ask({ text: input.question, weight: 1 });
+  if (found < PER_QUERY / 2) for (const word of keywords(input.question, 4)) await ask({ text: word, weight: 0.6 });
+  if (lastQuestion) await ask({ text: lastQuestion, weight: 0.3 });
+  if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
   const questionTerms = new Set(terms(input.question));
   const conversationTerms = new Set(input.previousQuestions.slice(-2).flatMap((question) => terms(question)));
+  const askedAbout = new Set([...questionTerms, ...conversationTerms, ...terms(input.context?.title ?? '')]);
   const contextPage = normaliseUrl(input.context?.url);
   const bestFused = Math.max(0, ...[...candidates.values()].map((entry) => entry.fused));
   const ranked = [...candidates.values()]
     .map(({ hit, fused }) => {
       const sectionTerms = new Set(terms(`${hit.title} ${hit.section ?? ''} ${hit.text}`));
-      const share = (wanted: Set<string>) => (wanted.size === 0 ? 0 : [...wanted].filter((term) => sectionTerms.has(term)).length / wanted.size);
-      const coverage = share(questionTerms);
-      const followUp = share(conversationTerms);
+      const coverage = share(questionTerms, sectionTerms);
+      const followUp = share(conversationTerms, sectionTerms);
       const onThisPage = contextPage !== undefined && normaliseUrl(hit.url) === contextPage;
-      // The question's own words first, the search engine's ranking next, then the conversation and the page being read.
-      const score = coverage + 0.5 * (fused / bestFused) + 0.3 * followUp + (onThisPage ? 0.25 : 0);
+      const offTopic = unaskedHeadingShare(hit.section, askedAbout);
+      const score = coverage + 0.5 * (fused / bestFused) + 0.3 * followUp + (onThisPage ? 0.25 : 0) - 0.3 * offTopic;
       return { hit, score, relevant: coverage > 0 || followUp > 0 };
     })
     .filter((entry) => entry.relevant)

@@ -14,7 +14,8 @@ const STOP_WORDS = new Set(
   these they this those through to too under until up very was we were what when where which while who whom why will
   with would you your yours yourself yourselves also get got may might must shall us let lets i'm im ive dont doesnt
   cant cannot wont please tell explain know want need use using used way ways thing things something anything one
-  able like make made hi hello thanks thank`
+  able like make made hi hello thanks thank happen happens happened happening work works mean means possible
+  exactly actually really still anyone someone somebody question`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -73,4 +74,22 @@ export function keywords(text: string, max: number): string[] {
     result.push(word);
   }
   return result.sort((a, b) => b.length - a.length).slice(0, max);
+}
+
+/** The share of `wanted` found in `have` (0 when nothing is wanted). */
+export function share(wanted: Set<string>, have: Set<string>): number {
+  if (wanted.size === 0) return 0;
+  let found = 0;
+  for (const term of wanted) if (have.has(term)) found++;
+  return found / wanted.size;
+}
+
+/**
+ * How much of a section's heading names things nobody asked about: "Windows" under
+ * "Installing" answers "how do I install?" only for Windows users.
+ */
+export function unaskedHeadingShare(heading: string | undefined, askedAbout: Set<string>): number {
+  const headingTerms = new Set(terms(heading ?? ''));
+  if (headingTerms.size === 0) return 0;
+  return 1 - share(headingTerms, askedAbout);
 }

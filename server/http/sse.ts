@@ -45,7 +45,11 @@ export class EventStream {
     if (this.closed) return false;
     // JSON.stringify never emits a raw line break, so one `data:` line always holds the whole object.
     const frame = `id: ${this.nextId++}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-    if (!this.res.write(frame)) await this.drained();
+    const accepted = this.res.write(frame);
+    // Node corks the socket on a write and uncorks it on the next tick, which a long chain of
+    // promises (a database query) can put off until after the next event: send this one now.
+    if (this.res.socket?.writableCorked) this.res.socket.uncork();
+    if (!accepted) await this.drained();
     return !this.closed;
   }
 

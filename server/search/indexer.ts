@@ -82,26 +82,32 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
   }
 
   const replaced = await tx.query<SectionText>(
-    `DELETE FROM search_sections WHERE page_id = ANY($1::text[])
-     RETURNING organisation_id AS "organisationId", page_id AS "pageId", title, path, text`,
+    `WITH gone AS (DELETE FROM search_sections WHERE page_id = ANY($1::text[]) RETURNING id, organisation_id, page_id, title, path)
+     SELECT gone.organisation_id AS "organisationId", gone.page_id AS "pageId", gone.title, gone.path, texts.text
+       FROM gone JOIN search_section_texts texts ON texts.id = gone.id`,
     [pages.map((page) => page.id)],
   );
   const parked = await tx.query<SectionText>(
     `DELETE FROM search_removed_sections RETURNING organisation_id AS "organisationId", page_id AS "pageId", title, path, text`,
   );
   await tx.query(
-    `INSERT INTO search_sections (id, page_id, organisation_id, source_id, position, url, title, path, text, document)
-     SELECT id, page_id, organisation_id, source_id, position, url, title, path, text,
-            setweight(to_tsvector(config::regconfig, indexed_title), 'A') ||
-            setweight(to_tsvector(config::regconfig, indexed_path), 'B') ||
-            setweight(to_tsvector(config::regconfig, lead), 'C') ||
-            setweight(to_tsvector(config::regconfig, rest), 'D')
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
-         AS section(id, page_id, organisation_id, source_id, position, url, title, path, text,
-                    config, indexed_title, indexed_path, lead, rest)`,
-    Object.values(columns),
+    `INSERT INTO search_sections (id, page_id, organisation_id, source_id, position, url, title, path, heading, document)
+     SELECT id, page_id, organisation_id, source_id, position, url, title, path,
+            CASE WHEN position = 0 THEN vector.title_vector ELSE ''::tsvector END || vector.path_vector,
+            vector.title_vector || vector.path_vector ||
+              setweight(to_tsvector(config::regconfig, lead), 'C') || setweight(to_tsvector(config::regconfig, rest), 'D')
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[],
+                   $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+         AS section(id, page_id, organisation_id, source_id, position, url, title, path,
+                    config, indexed_title, indexed_path, lead, rest)
+       CROSS JOIN LATERAL (SELECT setweight(to_tsvector(config::regconfig, indexed_title), 'A') AS title_vector,
+                                  setweight(to_tsvector(config::regconfig, indexed_path), 'B') AS path_vector) vector`,
+    [
+      columns.id, columns.pageId, columns.organisationId, columns.sourceId, columns.position, columns.url, columns.title,
+      columns.path, columns.config, columns.indexedTitle, columns.indexedPath, columns.lead, columns.rest,
+    ],
   );
+  await tx.query(`INSERT INTO search_section_texts (id, text) SELECT * FROM unnest($1::text[], $2::text[])`, [columns.id, columns.text]);
   const known = [...configs.values()];
   await tx.query(
     `INSERT INTO search_configs (organisation_id, source_id, config)
@@ -140,7 +146,7 @@ async function updateVocabulary(tx: Queryable, added: SectionText[], removed: Se
        -- Parked sections may belong to an organisation deleted since.
        JOIN organisations ON organisations.id = change.organisation_id
       ORDER BY change.organisation_id, change.word
-     ON CONFLICT (organisation_id, word) DO UPDATE SET pages = search_vocabulary.pages + excluded.pages`,
+     ON CONFLICT (word, organisation_id) DO UPDATE SET pages = search_vocabulary.pages + excluded.pages`,
     [changes.map((entry) => entry.organisationId), changes.map((entry) => entry.word), changes.map((entry) => entry.pages)],
   );
 }

@@ -2,15 +2,31 @@
  * Search over the sections of a widget's sources. This is the one entry point that the
  * search route and the answer engines' retrieval use.
  *
- * Two round trips: one resolves the words (stems, typo corrections, prefixes; see
- * query.ts), one finds and ranks sections through the GIN index. A third runs only when
- * fewer sections than asked for hold every word: then sections holding some of them
- * follow, ranked below.
+ * One round trip: `search_run` (002_search.sql) resolves the words and ranks sections, in
+ * PL/pgSQL so its statements are planned once per connection. What happens there:
+ *
+ * - Each word of the query (query.ts) matches through its stems in every text-search
+ *   configuration the sources use; the last word, still being typed, as a prefix; a word
+ *   missing from the organisation's vocabulary (or much rarer than a neighbour) also
+ *   through its nearest spellings: one edit for 4+ letters, two for 8+, a swap of two
+ *   letters counting one.
+ * - Sections holding every word come first; when fewer than asked for do, sections
+ *   holding some follow, always ranked below.
+ * - Ranking: each word counts by how rare it is in the organisation's pages (BM25's
+ *   inverse document frequency) times PostgreSQL's `ts_rank` of the section for that word
+ *   alone, where the title counts ten times the body, a heading five times, the section's
+ *   first paragraph twice, and length is normalised away; holding the words as typed, next
+ *   to each other, counts 30% more. A bounded set of candidates is ranked (heading matches
+ *   first), so cost does not grow with the number of pages that mention a common word.
+ *
+ * Here: a page's second and later sections are discounted, so one long page cannot fill
+ * the list, and snippets are cut and escaped (snippet.ts).
  */
 import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
-import { andQuery, anyQuery, parseQuery, planQuery, type QueryPlan } from './query.js';
-import { buildSnippet } from './snippet.js';
+import { textSearchConfig } from './language.js';
+import { adjacentSwaps, highlightTerms, parseQuery, phraseText, type ResolvedGroup } from './query.js';
+import { buildSnippet, type HighlightTerms } from './snippet.js';
 
 export interface SearchParams {
   organisationId: string;
@@ -27,7 +43,16 @@ export interface SectionHit extends Hit {
   text: string;
 }
 
+/** Candidates ranked per query: sections whose title or headings match, then others. */
+export const HEADING_CANDIDATES = Number(process.env.HC ?? 50);
+export const BODY_CANDIDATES = Number(process.env.BC ?? 150);
+/** Each further section of a page already listed counts this much less. */
+const SAME_PAGE_DISCOUNT = 0.6;
+export const MAX_LIMIT = 100;
+
 interface SectionRow {
+  /** 0: holds every word; 1: all but one; 2: some. */
+  tier: number;
   id: string;
   pageId: string;
   source: string;
@@ -38,47 +63,76 @@ interface SectionRow {
   score: number;
 }
 
+interface RunResult {
+  groups: ResolvedGroup[];
+  hits: SectionRow[];
+  partial: SectionRow[];
+}
+
 export async function searchSections(db: Queryable, params: SearchParams): Promise<SectionHit[]> {
-  const limit = Math.max(0, Math.min(Math.floor(params.limit), 100));
+  const limit = Math.max(0, Math.min(Math.floor(params.limit), MAX_LIMIT));
   const chunks = parseQuery(params.query);
   if (chunks.length === 0 || params.sources.length === 0 || limit === 0) return [];
-  const plan = await planQuery(db, params, chunks);
-  if (plan.groups.length === 0) return [];
-
-  const rows = await findSections(db, params, andQuery(plan.groups), limit, []);
-  if (rows.length < limit && plan.groups.length > 1) {
-    const more = await findSections(db, params, anyQuery(plan.groups), limit - rows.length, rows.map((row) => row.id));
-    rows.push(...more.map((row) => ({ ...row, score: row.score / 2 })));
-  }
-  return rows.map((row) => toHit(row, plan));
-}
-
-async function findSections(
-  db: Queryable,
-  scope: { organisationId: string; sources: string[] },
-  query: string,
-  limit: number,
-  exclude: string[],
-): Promise<SectionRow[]> {
-  return db.query<SectionRow>(
-    `SELECT id, page_id AS "pageId", source_id AS source, url, title, path, text,
-            ts_rank('{0.1, 0.2, 0.4, 1.0}', document, $3::tsquery, 1) AS score
-       FROM search_sections
-      WHERE organisation_id = $1 AND source_id = ANY($2::text[]) AND document @@ $3::tsquery
-        AND NOT (id = ANY($5::text[]))
-      ORDER BY score DESC, id
-      LIMIT $4`,
-    [scope.organisationId, scope.sources, query, limit, exclude],
+  const swaps = chunks.flatMap((chunk, index) => (chunk.maxEdits > 0 ? adjacentSwaps(chunk.text).map((swap) => ({ group: index + 1, swap })) : []));
+  // A few more than asked for, so that discounting repeats of a page can let other pages in.
+  const wanted = Math.min(limit + 10, 2 * limit);
+  const [row] = await db.query<{ result: RunResult }>(
+    'SELECT search_run($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9, $10, $11, $12, $13) AS result',
+    [
+      params.organisationId,
+      params.sources,
+      params.language ? [textSearchConfig(params.language)] : [],
+      chunks.map((chunk) => chunk.text),
+      chunks.map((chunk) => chunk.kind),
+      chunks.map((chunk) => chunk.maxEdits),
+      swaps.map((entry) => entry.group),
+      swaps.map((entry) => entry.swap),
+      phraseText(chunks),
+      limit,
+      wanted,
+      HEADING_CANDIDATES,
+      BODY_CANDIDATES,
+    ],
   );
+  const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;
+  const terms = highlightTerms(chunks, result.groups);
+  return diversify([...result.hits, ...result.partial])
+    .slice(0, limit)
+    .map((section) => toHit(section, terms));
 }
 
-function toHit(row: SectionRow, plan: QueryPlan): SectionHit {
+/**
+ * Tier by tier (every word, all but one, some), each below the one before whatever its
+ * own score; within a tier by score after discounting each page's second, third… section.
+ */
+function diversify(rows: SectionRow[]): SectionRow[] {
+  const seen = new Map<string, number>();
+  const ordered: SectionRow[] = [];
+  for (const tier of [0, 1, 2]) {
+    const ranked = rows
+      .filter((row) => row.tier === tier)
+      .map((row) => {
+        const repeats = seen.get(row.pageId) ?? 0;
+        seen.set(row.pageId, repeats + 1);
+        return { ...row, score: row.score * SAME_PAGE_DISCOUNT ** repeats };
+      })
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    // Scores stay decreasing down the list: a weaker tier is scaled under the last of the one above.
+    const floor = ordered.at(-1)?.score;
+    const top = ranked[0]?.score ?? 0;
+    const scale = floor !== undefined && top >= floor ? (floor * 0.99) / top : 1;
+    ordered.push(...ranked.map((row) => ({ ...row, score: row.score * scale })));
+  }
+  return ordered;
+}
+
+function toHit(row: SectionRow, terms: HighlightTerms): SectionHit {
   const hit: SectionHit = {
     id: row.id,
     pageId: row.pageId,
     url: row.url,
     title: row.title,
-    snippet: buildSnippet(row.text, plan.highlight),
+    snippet: buildSnippet(row.text, terms),
     source: row.source,
     score: Math.round(row.score * 1e6) / 1e6,
     text: row.text,

@@ -19,6 +19,20 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * The open transaction `tx` seen as a Db: its `transaction` joins `tx` instead of opening
+ * another, so code written against a Db (e.g. page writes) can run inside a larger unit.
+ */
+export function joinTransaction(db: Db, tx: Queryable): Db {
+  return {
+    kind: db.kind,
+    query: (sql, params) => tx.query(sql, params),
+    exec: (sql) => tx.exec(sql),
+    transaction: (work) => work(tx),
+    close: () => Promise.reject(new Error('A joined transaction is closed by its owner.')),
+  };
+}
+
 export interface DbOptions {
   /** A PostgreSQL URL; when set, the embedded database is not used. */
   databaseUrl?: string;

@@ -111,7 +111,8 @@ export async function request(base: string, method: string, path: string, option
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(base + path, { method, headers, body });
+  // A Uint8Array over any ArrayBufferLike is a fine body; TypeScript's DOM types only admit ArrayBuffer-backed ones.
+  const response = await fetch(base + path, { method, headers, body: body as BodyInit | undefined });
   const text = await response.text();
   let json: unknown;
   try {

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { baseFixture, freshPostgresDatabase, onPostgres, request, writeTempJson, type TestResponse } from './harness.js';
 import { openDb } from '../../server/store/db.js';
+import { applyFixture } from '../../server/store/fixture.js';
+import { migrate } from '../../server/store/migrate.js';
 import { assertError } from './expect.js';
 
 const ADMIN_TOKEN = 'admin-token-for-persistence-tests';
@@ -189,6 +191,25 @@ describe('PostgreSQL', { skip: onPostgres ? false : 'set ASSIST_TEST_DATABASE_UR
     } finally {
       assert.equal(await one.stop(), 0);
       assert.equal(await two.stop(), 0);
+    }
+  });
+
+  test('two servers applying migrations and the fixture at the same moment both succeed, with one copy of everything', { timeout: 60_000 }, async () => {
+    const fresh = await freshPostgresDatabase();
+    const connections = await Promise.all([openDb({ databaseUrl: fresh.url }), openDb({ databaseUrl: fresh.url })]);
+    try {
+      // What each server does at start, raced exactly rather than by process timing.
+      await Promise.all(connections.map(async (db) => {
+        await migrate(db);
+        await applyFixture(db, baseFixture());
+      }));
+      const [counts] = await connections[0]!.query<{ organisations: number; pages: number; keys: number }>(
+        `SELECT (SELECT count(*) FROM organisations)::int AS organisations, (SELECT count(*) FROM pages)::int AS pages, (SELECT count(*) FROM api_keys)::int AS keys`,
+      );
+      assert.deepEqual(counts, { organisations: 2, pages: 1, keys: 5 });
+    } finally {
+      await Promise.all(connections.map((db) => db.close()));
+      await fresh.drop();
     }
   });
 

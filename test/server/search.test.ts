@@ -67,9 +67,10 @@ describe('search', () => {
   });
 
   test('with more words than any one section holds, still lists the sections holding some', async () => {
+    // No section mentions all four words; the rarest of them, "proxy", decides.
     const { hits } = (await search({ query: 'linux windows proxy install' })).json;
-    assert.ok(hits.length >= 3, `expected sections holding some of the words, got ${hits.length}`);
-    assert.ok(hits.slice(0, 4).some((hit: { title: string }) => hit.title === 'Proxy settings'));
+    assert.ok(hits.length >= 2, `expected sections holding some of the words, got ${hits.length}`);
+    assert.equal(hits[0].title, 'Proxy settings');
   });
 
   test('honours limit and keeps a session it is given', async () => {

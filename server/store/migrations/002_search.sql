@@ -1,13 +1,17 @@
--- Search: pages split into sections at their headings, each with a weighted tsvector; the
--- words of every organisation (for typo correction); the text-search configurations in use
--- per source; and the searches made through widgets (analytics).
--- Written for PostgreSQL 15 and PGlite (PostgreSQL 18) alike.
+-- Search: pages split into sections at their headings, each with weighted tsvectors; how
+-- many pages hold each stem and each word (ranking, typo correction); the text-search
+-- configurations in use per source; and the searches made through widgets (analytics).
+-- Written for PostgreSQL 15 and PGlite (PostgreSQL 18) alike. PGlite runs no autovacuum
+-- and keeps no statistics unless told, so nothing here relies on either.
 
 -- One row per section of a page (server/search/sections.ts). Page title and url are copied
--- in, so a search reads nothing else; every page write rewrites its rows. `document`: title
--- (A), heading path (B), the section's first paragraph (C), the rest (D), stemmed with the
--- page language's configuration. Rows stay narrow (the text lives in search_section_texts),
--- so ranking reads small uncompressed tsvectors instead of detoasting wide rows.
+-- in, so a search reads nothing else; every page write rewrites its rows.
+-- `document`: title (A), heading path (B), the section's first paragraph (C), the rest (D),
+--   stemmed with the page language's configuration.
+-- `heading`: the title (on the page's first section only) and the heading path: a small
+--   vector that finds the sections *about* a word before the many that mention it.
+-- Rows stay narrow (the text lives in search_section_texts), so ranking reads small
+-- tsvectors instead of detoasting wide rows.
 CREATE TABLE search_sections (
   id text PRIMARY KEY,
   page_id text NOT NULL REFERENCES pages (id) ON DELETE CASCADE,
@@ -17,11 +21,13 @@ CREATE TABLE search_sections (
   url text NOT NULL,
   title text NOT NULL,
   path text NOT NULL DEFAULT '',
+  heading tsvector NOT NULL,
   document tsvector NOT NULL
 );
--- fastupdate off: PGlite runs no autovacuum, so a GIN pending list would only ever grow
--- and be scanned linearly by every search until it reached its size limit.
-CREATE INDEX search_sections_document ON search_sections USING gin (document) WITH (fastupdate = off);
+-- A small pending list: PGlite never vacuums, so GIN's fast-update list is flushed only
+-- when full, and every search scans it linearly until then.
+CREATE INDEX search_sections_document ON search_sections USING gin (document) WITH (gin_pending_list_limit = 256);
+CREATE INDEX search_sections_heading ON search_sections USING gin (heading) WITH (gin_pending_list_limit = 128);
 CREATE INDEX search_sections_page ON search_sections (page_id);
 
 -- A section's plain text: read for the few hits shown (snippets, answer grounding).
@@ -40,23 +46,76 @@ CREATE TABLE search_configs (
   FOREIGN KEY (organisation_id, source_id) REFERENCES sources (organisation_id, id) ON DELETE CASCADE
 );
 
+-- Pages per organisation, and pages per stem (lexeme of `document`): the document
+-- frequencies that weigh a rare word of a question above a common one (inverse document
+-- frequency). Kept by statement triggers from the tsvectors themselves, so every path that
+-- writes or deletes sections (the indexer, a cascading page, source or organisation
+-- delete) keeps them exact. `C` collation, so a prefix is a range of the primary key.
+CREATE TABLE search_stats (
+  organisation_id text PRIMARY KEY REFERENCES organisations (id) ON DELETE CASCADE,
+  pages integer NOT NULL
+);
+
+CREATE TABLE search_lexemes (
+  lexeme text COLLATE "C" NOT NULL,
+  organisation_id text NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
+  pages integer NOT NULL,
+  PRIMARY KEY (lexeme, organisation_id)
+);
+
+-- One function for both triggers: each names its transition table `changed`. Rows are
+-- written in key order, so two concurrent writers on PostgreSQL lock shared rows in the
+-- same order and cannot deadlock. Organisations being deleted are skipped (their rows go
+-- by cascade).
+CREATE FUNCTION search_count_sections() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  sign integer := CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END;
+BEGIN
+  INSERT INTO search_stats (organisation_id, pages)
+  SELECT changed.organisation_id, sign * count(*)
+    FROM changed JOIN organisations ON organisations.id = changed.organisation_id
+   WHERE changed.position = 0
+   GROUP BY changed.organisation_id
+   ORDER BY changed.organisation_id
+  ON CONFLICT (organisation_id) DO UPDATE SET pages = search_stats.pages + excluded.pages;
+
+  INSERT INTO search_lexemes (lexeme, organisation_id, pages)
+  SELECT lexeme, changed.organisation_id, sign * count(DISTINCT changed.page_id)
+    FROM changed JOIN organisations ON organisations.id = changed.organisation_id,
+         unnest(tsvector_to_array(changed.document)) AS lexeme
+   GROUP BY lexeme, changed.organisation_id
+   ORDER BY lexeme, changed.organisation_id
+  ON CONFLICT (lexeme, organisation_id) DO UPDATE SET pages = search_lexemes.pages + excluded.pages;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER search_sections_count_added AFTER INSERT ON search_sections
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION search_count_sections();
+CREATE TRIGGER search_sections_count_removed AFTER DELETE ON search_sections
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION search_count_sections();
+
 -- Distinct words of an organisation's pages and in how many pages each occurs: the
 -- dictionary that typos are corrected against (trigram index to find candidates, then
--- Levenshtein), and a document frequency, so rare words weigh more than common ones.
+-- Levenshtein), surface words rather than stems, since people misspell words, not stems.
 -- Kept by the indexer (server/search/indexer.ts), which splits text into words in one
--- place for every path; rows at zero pages are left for the next page that brings the
--- word back.
+-- place for every path; rows at zero pages stay for the next page that brings the word back.
 CREATE TABLE search_vocabulary (
+  word text COLLATE "C" NOT NULL,
   organisation_id text NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
-  word text NOT NULL,
   pages integer NOT NULL,
-  PRIMARY KEY (organisation_id, word)
+  -- Word first, `C` collation: a lookup names the word or its beginning (a range), and a
+  -- planner without statistics (PGlite) is never tempted to read a whole organisation's
+  -- words through this index.
+  PRIMARY KEY (word, organisation_id)
 );
+-- fastupdate off: new words are rare once a source is loaded, and a pending list would be
+-- scanned, trigram by trigram, by every corrected query.
 CREATE INDEX search_vocabulary_trigrams ON search_vocabulary USING gin (word gin_trgm_ops) WITH (fastupdate = off);
 
 -- Sections that went with their page (a page, source or organisation delete cascading
 -- here, bypassing the indexer): parked until the next index write takes their words out
--- of the vocabulary. Nothing is parked when the whole organisation is going.
+-- of the vocabulary. Nothing is parked when the whole organisation is going. A row trigger
+-- before the delete, because the section's text goes in the same cascade.
 CREATE TABLE search_removed_sections (
   organisation_id text NOT NULL,
   page_id text NOT NULL,
@@ -65,18 +124,225 @@ CREATE TABLE search_removed_sections (
   text text NOT NULL
 );
 
-CREATE FUNCTION search_park_removed_sections() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION search_park_removed_section() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO search_removed_sections (organisation_id, page_id, title, path, text)
-  SELECT gone.organisation_id, gone.page_id, gone.title, gone.path, gone.text
-    FROM gone
-   WHERE NOT EXISTS (SELECT 1 FROM pages WHERE pages.id = gone.page_id)
-     AND EXISTS (SELECT 1 FROM organisations WHERE organisations.id = gone.organisation_id);
-  RETURN NULL;
+  IF NOT EXISTS (SELECT 1 FROM pages WHERE pages.id = OLD.page_id)
+     AND EXISTS (SELECT 1 FROM organisations WHERE organisations.id = OLD.organisation_id) THEN
+    INSERT INTO search_removed_sections (organisation_id, page_id, title, path, text)
+    SELECT OLD.organisation_id, OLD.page_id, OLD.title, OLD.path, texts.text
+      FROM search_section_texts texts WHERE texts.id = OLD.id;
+  END IF;
+  RETURN OLD;
 END $$;
 
-CREATE TRIGGER search_sections_removed AFTER DELETE ON search_sections
-  REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION search_park_removed_sections();
+CREATE TRIGGER search_sections_park_removed BEFORE DELETE ON search_sections
+  FOR EACH ROW EXECUTE FUNCTION search_park_removed_section();
+
+-- The search itself, in two functions so that one round trip does it all and PL/pgSQL
+-- keeps each statement's plan for the session (planning these statements costs more than
+-- running them). server/search/query.ts turns what was typed into words; search.ts
+-- explains the ranking.
+
+-- OR and AND over tsquery values; an empty query (what a stop word stems to) drops out.
+CREATE AGGREGATE search_any(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
+CREATE AGGREGATE search_all(tsquery) (SFUNC = tsquery_and, STYPE = tsquery);
+
+-- Sections matching `p_match`, best first, as JSON. Ranking reads a bounded number of
+-- candidates: those whose title or headings match first (what a query is usually after),
+-- then others that mention the words, so a word on every page costs little more at 100,000
+-- pages than at 1,000. Score: for each word (up to 12), its weight (rarity) times ts_rank
+-- of the section for that word alone (title 1.0, headings 0.5, first paragraph 0.2, body
+-- 0.1; divided by 1 + log2 of the length), times 1.3 when the words stand together as
+-- typed. Written out term by term: a subquery over the arrays costs more per section than
+-- the ranking itself.
+CREATE FUNCTION search_ranked(
+  p_organisation text, p_sources text[], p_match tsquery, p_queries tsquery[], p_weights float8[],
+  p_phrase tsquery, p_exclude text[], p_limit integer, p_heading_candidates integer, p_body_candidates integer,
+  p_tier integer
+) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN (
+    WITH candidate AS (
+      (SELECT id, page_id, source_id, url, title, path, document FROM search_sections
+        WHERE organisation_id = p_organisation AND source_id = ANY (p_sources) AND heading @@ p_match
+          AND NOT (id = ANY (p_exclude))
+        LIMIT p_heading_candidates)
+      UNION ALL
+      (SELECT id, page_id, source_id, url, title, path, document FROM search_sections
+        WHERE organisation_id = p_organisation AND source_id = ANY (p_sources) AND document @@ p_match
+          AND NOT (heading @@ p_match) AND NOT (id = ANY (p_exclude))
+        LIMIT p_body_candidates)
+    ),
+    scored AS (
+      SELECT candidate.id, candidate.page_id, candidate.source_id, candidate.url, candidate.title, candidate.path,
+             (
+                 coalesce(p_weights[1] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[1], 1), 0)
+               + coalesce(p_weights[2] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[2], 1), 0)
+               + coalesce(p_weights[3] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[3], 1), 0)
+               + coalesce(p_weights[4] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[4], 1), 0)
+               + coalesce(p_weights[5] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[5], 1), 0)
+               + coalesce(p_weights[6] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[6], 1), 0)
+               + coalesce(p_weights[7] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[7], 1), 0)
+               + coalesce(p_weights[8] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[8], 1), 0)
+               + coalesce(p_weights[9] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[9], 1), 0)
+               + coalesce(p_weights[10] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[10], 1), 0)
+               + coalesce(p_weights[11] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[11], 1), 0)
+               + coalesce(p_weights[12] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[12], 1), 0)
+             ) * CASE WHEN candidate.document @@ p_phrase THEN 1.3 ELSE 1 END AS score
+        FROM candidate
+       ORDER BY score DESC, candidate.id
+       LIMIT p_limit
+    )
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+             'id', scored.id, 'pageId', scored.page_id, 'source', scored.source_id, 'url', scored.url,
+             'title', scored.title, 'path', scored.path, 'score', scored.score, 'text', texts.text, 'tier', p_tier)
+             ORDER BY scored.score DESC, scored.id), '[]'::jsonb)
+      FROM scored JOIN search_section_texts texts ON texts.id = scored.id
+  );
+END $$;
+
+-- One search: resolves the words, then ranks up to `p_wanted` sections holding all of them
+-- and, when fewer than `p_enough` do, those missing one word, then those holding any
+-- ('partial'). Per word (`p_words`, with
+-- `p_kinds` plain / prefix / phrase): its stems in every configuration the sources use (and
+-- the visitor's), typo corrections from the vocabulary (trigram index, then Levenshtein,
+-- where a swap of two adjacent letters, given as `p_swaps`, counts as one edit; at most
+-- three, and for a word that exists only neighbours twenty times as common), and how many
+-- pages hold it, for its weight (BM25's inverse document frequency).
+CREATE FUNCTION search_run(
+  p_organisation text, p_sources text[], p_languages text[],
+  p_words text[], p_kinds text[], p_max_edits integer[], p_swap_groups integer[], p_swaps text[],
+  p_phrase text, p_enough integer, p_wanted integer, p_heading_candidates integer, p_body_candidates integer
+) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+DECLARE
+  v_configs regconfig[];
+  v_count integer;
+  v_tier integer;
+  v_total integer;
+  v_groups jsonb;
+  v_queries tsquery[];
+  v_weights float8[];
+  v_pages integer[];
+  v_required tsquery[];
+  v_match tsquery;
+  v_phrase tsquery;
+  v_hits jsonb;
+  v_partial jsonb := '[]'::jsonb;
+BEGIN
+  SELECT array_agg(DISTINCT known.config::regconfig) INTO v_configs
+    FROM (SELECT config FROM search_configs WHERE organisation_id = p_organisation AND source_id = ANY (p_sources)
+          UNION SELECT unnest(p_languages)) AS known(config);
+  IF v_configs IS NULL THEN
+    RETURN jsonb_build_object('groups', '[]'::jsonb, 'hits', '[]'::jsonb, 'partial', '[]'::jsonb);
+  END IF;
+  SELECT coalesce(max(pages), 0) INTO v_total FROM search_stats WHERE organisation_id = p_organisation;
+
+  WITH chunk AS (
+    SELECT * FROM unnest(p_words, p_kinds, p_max_edits) WITH ORDINALITY AS chunk(word, kind, max_edits, grp)
+  ),
+  typed AS (
+    SELECT chunk.*, coalesce(vocabulary.pages, 0) AS pages,
+           chunk.kind = 'prefix' AND EXISTS (
+             SELECT 1 FROM search_vocabulary completion
+              WHERE completion.organisation_id = p_organisation AND completion.pages > 0
+                AND completion.word > chunk.word AND completion.word < chunk.word || chr(1114111)) AS completes
+      FROM chunk
+      LEFT JOIN search_vocabulary vocabulary ON vocabulary.word = chunk.word AND vocabulary.organisation_id = p_organisation
+  ),
+  candidate AS (
+    SELECT typed.grp, neighbour.word, neighbour.pages,
+           least(levenshtein_less_equal(neighbour.word, typed.word, typed.max_edits),
+                 1 + coalesce((SELECT min(levenshtein_less_equal(neighbour.word, swap.word, typed.max_edits - 1))
+                                 FROM unnest(p_swap_groups, p_swaps) AS swap(grp, word)
+                                WHERE swap.grp = typed.grp), typed.max_edits)) AS distance
+      FROM typed CROSS JOIN LATERAL (
+        SELECT word, pages FROM search_vocabulary
+         WHERE organisation_id = p_organisation AND word % typed.word AND word <> typed.word AND pages > 0
+      ) AS neighbour
+     -- A prefix that completes to real words is a word being typed, not a typo; a word on
+     -- more than a twentieth of the pages cannot have a neighbour twenty times as common.
+     WHERE typed.max_edits > 0 AND NOT typed.completes AND typed.pages * 20 <= v_total
+  ),
+  correction AS (
+    SELECT candidate.grp, candidate.word,
+           row_number() OVER (PARTITION BY candidate.grp ORDER BY candidate.distance, candidate.pages DESC, candidate.word) AS rank
+      FROM candidate JOIN typed ON typed.grp = candidate.grp
+     WHERE candidate.distance <= typed.max_edits AND (typed.pages = 0 OR candidate.pages >= typed.pages * 20)
+  ),
+  variant AS (
+    SELECT grp, word, kind, false AS corrected FROM typed
+    UNION ALL
+    SELECT grp, word, 'plain', true FROM correction WHERE rank <= 3
+  ),
+  stemmed AS (
+    SELECT variant.*,
+           CASE variant.kind
+             WHEN 'prefix' THEN to_tsquery(config, variant.word || ':*')
+             WHEN 'phrase' THEN phraseto_tsquery(config, variant.word)
+             ELSE plainto_tsquery(config, variant.word)
+           END AS query,
+           tsvector_to_array(to_tsvector(config, variant.word)) AS lexemes
+      FROM variant CROSS JOIN unnest(v_configs) AS config
+  ),
+  measured AS (
+    SELECT stemmed.*,
+           (SELECT min(frequency.pages) FROM unnest(stemmed.lexemes) AS stem(lexeme)
+              CROSS JOIN LATERAL (
+                SELECT coalesce(sum(pages), 0) AS pages FROM search_lexemes
+                 WHERE organisation_id = p_organisation AND lexeme >= stem.lexeme
+                   AND lexeme <= CASE WHEN stemmed.kind = 'prefix' THEN stem.lexeme || chr(1114111) ELSE stem.lexeme END
+              ) AS frequency) AS pages
+      FROM stemmed
+  ),
+  grouped AS (
+    SELECT grp, search_any(query) AS query, least(coalesce(max(pages), 0), v_total)::integer AS pages,
+           coalesce(array_agg(DISTINCT word) FILTER (WHERE corrected), '{}') AS corrections
+      FROM measured GROUP BY grp
+  )
+  SELECT jsonb_agg(jsonb_build_object('group', grp, 'query', query::text, 'pages', pages, 'corrections', corrections) ORDER BY grp),
+         array_agg(query ORDER BY grp),
+         array_agg(ln(1 + (v_total - pages + 0.5) / (pages + 0.5)) ORDER BY grp),
+         array_agg(pages ORDER BY grp)
+    INTO v_groups, v_queries, v_weights, v_pages
+    FROM grouped WHERE numnode(query) > 0;
+
+  IF v_queries IS NULL THEN
+    RETURN jsonb_build_object('groups', '[]'::jsonb, 'hits', '[]'::jsonb, 'partial', '[]'::jsonb);
+  END IF;
+  IF p_phrase <> '' AND cardinality(v_queries) > 1 THEN
+    SELECT search_any(phraseto_tsquery(config, p_phrase)) INTO v_phrase FROM unnest(v_configs) AS config;
+  END IF;
+
+  SELECT search_all(query) INTO v_match FROM unnest(v_queries) AS query;
+  v_hits := search_ranked(p_organisation, p_sources, v_match, v_queries, v_weights, v_phrase, '{}',
+                          p_wanted, p_heading_candidates, p_body_candidates, 0);
+  -- Too few sections hold every word: next those missing one word, then those holding any.
+  -- Only words on at most a quarter of the pages count here (the rarest always): one on
+  -- more says little about which sections are meant, matching it alone would bring in most
+  -- of the index, and reading its long posting list is most of what a search costs.
+  SELECT array_agg(word.query ORDER BY word.position) INTO v_required
+    FROM unnest(v_queries, v_pages) WITH ORDINALITY AS word(query, pages, position)
+   WHERE word.pages <= v_total / 4 OR word.pages = (SELECT min(pages) FROM unnest(v_pages) AS pages);
+  v_count := cardinality(v_required);
+  -- With one word there is nothing partial to find; with several, even when only the rarest
+  -- one is left here, sections holding it follow those holding every word.
+  FOR v_tier IN 1..2 LOOP
+    EXIT WHEN jsonb_array_length(v_hits) + jsonb_array_length(v_partial) >= p_enough OR cardinality(v_queries) < 2;
+    CONTINUE WHEN v_tier = 1 AND v_count < 3;
+    IF v_tier = 1 THEN
+      SELECT search_any(search_all_but.query) INTO v_match
+        FROM generate_series(1, v_count) AS left_out,
+             LATERAL (SELECT search_all(v_required[kept]) AS query FROM generate_series(1, v_count) AS kept WHERE kept <> left_out) AS search_all_but;
+    ELSE
+      SELECT search_any(query) INTO v_match FROM unnest(v_required) AS query;
+    END IF;
+    v_partial := v_partial || search_ranked(
+      p_organisation, p_sources, v_match, v_queries, v_weights, v_phrase,
+      ARRAY(SELECT hit->>'id' FROM jsonb_array_elements(v_hits || v_partial) AS hit),
+      p_wanted - jsonb_array_length(v_hits) - jsonb_array_length(v_partial), p_heading_candidates, p_body_candidates, v_tier);
+  END LOOP;
+  RETURN jsonb_build_object('groups', v_groups, 'hits', v_hits, 'partial', v_partial);
+END $$;
 
 -- Every search made through a widget, for analytics (created by 003 too when missing).
 CREATE TABLE IF NOT EXISTS search_queries (
