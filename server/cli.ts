@@ -14,11 +14,12 @@
  *   assist-server org create --id acme --name Acme --credits 100 --plan pro
  *   assist-server widget create --org acme --id help --type chatbot --sources docs --websites example.com
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpError } from './http/errors.js';
 import type { Body } from './http/validate.js';
+import { ingest, IngestRefused, stderrProgress, summaryLine, type IngestInput } from './ingest/ingest.js';
 import { runServer } from './main.js';
 import { parseFlags, serverOptions, UsageError } from './options.js';
 import { openDb, type Db } from './store/db.js';
@@ -43,12 +44,15 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** stderr is a terminal: progress is a bar redrawn in place rather than plain lines. */
+  stderrIsTerminal?: boolean;
 }
 
 export const processIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   env: process.env,
+  stderrIsTerminal: process.stderr.isTTY === true,
 };
 
 /**
@@ -309,7 +313,93 @@ export const COMMANDS: Command[] = [
       return withDatabase(context, (db) => applyFixture(db, fixture));
     },
   },
+  {
+    name: 'ingest',
+    summary:
+      'Push a folder of .md/.html files (recursively), or the pages a sitemap lists, into a source through the pages API of a ' +
+      'running server. Idempotent by url: creates new pages, updates changed ones, skips unchanged ones.',
+    arguments: ['FOLDER|SITEMAP'],
+    flags: [
+      flag('server', 'text', 'URL', 'the running server (ASSIST_SERVER_URL; default http://localhost:8787)'),
+      flag('key', 'text', 'ak_…', 'an API key with pages.read and pages.write on the source (ASSIST_API_KEY; required)'),
+      ORG(),
+      flag('source', 'text', 'SOURCE', 'the source that receives the pages', true),
+      flag(
+        'base-url',
+        'text',
+        'URL',
+        'folders only: the url of the folder, e.g. https://example.com/docs/. A page\'s url is this plus the file\'s path; ' +
+          '.md is dropped (guide/install.md → BASE/guide/install, guide/index.md → BASE/guide/), .html kept',
+      ),
+      flag('delete-missing', 'switch', undefined, 'also delete pages that vanished: under --base-url for a folder, on the sitemap\'s hosts for a sitemap'),
+      flag('language', 'text', 'TAG', 'language of every page, e.g. de (default: an HTML page\'s lang attribute, else the source\'s default)'),
+      flag('concurrency', 'integer', 'N', 'requests in flight at once, 1–32 (default 4)'),
+      flag('dry-run', 'switch', undefined, 'only count what would change; write nothing'),
+    ],
+    async run({ values, words, io }) {
+      let summary;
+      try {
+        summary = await ingest({ ...ingestOptions(values, words[0]!, io.env), progress: stderrProgress(io.stderr, io.stderrIsTerminal === true) });
+      } catch (error) {
+        // The server refused the key, organisation or source: input, like a wrong flag (exit code 2).
+        if (error instanceof IngestRefused && error.status !== undefined && error.status < 500) throw new UsageError(error.message);
+        throw error;
+      }
+      io.stderr(`${summaryLine(summary)}\n`);
+      if (summary.failed === 0) return summary;
+      io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+      throw new Error(`${summary.failed} page${summary.failed === 1 ? '' : 's'} failed (listed above); the others were ingested.`);
+    },
+  },
 ];
+
+/** The options of `ingest` from its flags, or a usage error naming the flag that is wrong. */
+function ingestOptions(values: Record<string, unknown>, target: string, env: NodeJS.ProcessEnv) {
+  const serverUrl = (values.server as string | undefined) ?? (env.ASSIST_SERVER_URL || 'http://localhost:8787');
+  if (!/^https?:\/\/[^/]/i.test(serverUrl)) throw new UsageError(`--server must be an http(s) url like http://localhost:8787, got "${serverUrl}".`);
+  const apiKey = (values.key as string | undefined) ?? env.ASSIST_API_KEY;
+  if (!apiKey) throw new UsageError('--key is required (or ASSIST_API_KEY): an API key with pages.read and pages.write.');
+  const concurrency = values.concurrency ?? 4;
+  if (typeof concurrency !== 'number' || concurrency < 1 || concurrency > 32) throw new UsageError('--concurrency must be a whole number from 1 to 32.');
+  const language = values.language as string | undefined;
+  let input: IngestInput;
+  let isFolder = false;
+  if (!/^https?:\/\//i.test(target)) {
+    try {
+      isFolder = statSync(target).isDirectory();
+    } catch {
+      throw new UsageError(`${target} is neither a folder, a sitemap file nor an http(s) url of a sitemap.`);
+    }
+  }
+  const baseUrlText = values['base-url'] as string | undefined;
+  if (isFolder) {
+    if (!baseUrlText) throw new UsageError('--base-url is required for a folder: the url its files are published under, e.g. https://example.com/docs/.');
+    let baseUrl: URL;
+    try {
+      baseUrl = new URL(baseUrlText.endsWith('/') ? baseUrlText : `${baseUrlText}/`);
+    } catch {
+      throw new UsageError(`--base-url must be an absolute http(s) url, got "${baseUrlText}".`);
+    }
+    if (!/^https?:$/.test(baseUrl.protocol)) throw new UsageError(`--base-url must be an absolute http(s) url, got "${baseUrlText}".`);
+    baseUrl.search = '';
+    baseUrl.hash = '';
+    input = { kind: 'folder', folder: target, baseUrl: baseUrl.href };
+  } else {
+    if (baseUrlText) throw new UsageError("--base-url is for folders; a sitemap's pages keep the urls it lists.");
+    input = { kind: 'sitemap', location: target };
+  }
+  return {
+    serverUrl: serverUrl.replace(/\/+$/, ''),
+    apiKey,
+    organisation: values.org as string,
+    source: values.source as string,
+    input,
+    deleteMissing: values['delete-missing'] === true,
+    dryRun: values['dry-run'] === true,
+    language,
+    concurrency,
+  };
+}
 
 /** Finds the command named by the first one or two words; throws a usage error naming what exists. */
 export function findCommand(words: string[]): { command: Command; rest: string[] } {
