@@ -44,8 +44,8 @@ export interface SectionHit extends Hit {
 }
 
 /** Candidates ranked per query: sections whose title or headings match, then others. */
-export const HEADING_CANDIDATES = Number(process.env.HC ?? 50);
-export const BODY_CANDIDATES = Number(process.env.BC ?? 150);
+const HEADING_CANDIDATES = 50;
+const BODY_CANDIDATES = 150;
 /** Each further section of a page already listed counts this much less. */
 const SAME_PAGE_DISCOUNT = 0.6;
 export const MAX_LIMIT = 100;
