@@ -278,6 +278,8 @@ describe('<assist-chat> answers', () => {
     const link = chat.$<HTMLAnchorElement>('[part="source-link"]')!;
     expect(link.textContent).to.equal('Start');
     expect(link.href).to.equal('https://acme.test/start');
+    // Sources are numbered as the answer cites them ([1], [2], …).
+    expect(chat.$('ol[part="sources"] li')!.textContent!.trim()).to.match(/^\[1\]\s+Start$/);
     expect(seen.map((event) => event.detail)).to.deep.equal([
       { role: 'user', text: 'How do I start?', conversationId: null },
       { role: 'assistant', text: 'First paragraph.\n\nOpen **Settings**\nand more.', conversationId: 'c_1', sources: REPLY.sources },

@@ -167,6 +167,10 @@ export const chatStyles = css`
   .hits a {
     color: var(--_accent);
   }
+  .sources .cite {
+    color: var(--_muted);
+    font-variant-numeric: tabular-nums;
+  }
   .hits {
     margin: 6px 0 0;
     padding-left: 1.2em;

@@ -674,11 +674,12 @@ export class AssistChat extends LitElement {
           </ul>`
         : nothing}
       ${entry.sources?.length && entry.state !== 'failed'
-        ? html`<ul part="sources" class="sources" aria-label=${t('sources')}>
+        ? html`<ol part="sources" class="sources" aria-label=${t('sources')}>
             ${entry.sources.map(
-              (source, index) => html`<li><a part="source-link" href=${webUrl(source.url)} target="_blank" rel="noopener noreferrer" @click=${() => this.track(source.url, index, 'chat')}>${source.title || source.url}</a></li>`,
+              // Numbered as the answer cites them: [1] is the first source.
+              (source, index) => html`<li><span class="cite" aria-hidden="true">[${index + 1}]</span> <a part="source-link" href=${webUrl(source.url)} target="_blank" rel="noopener noreferrer" @click=${() => this.track(source.url, index, 'chat')}>${source.title || source.url}</a></li>`,
             )}
-          </ul>`
+          </ol>`
         : nothing}
       ${entry.state === 'failed' && error?.code !== 'credits_exhausted'
         ? html`<div class="actions"><button type="button" class="tool" @click=${() => this.retry(entry)}>${icons.retry}${t('retry')}</button></div>`
