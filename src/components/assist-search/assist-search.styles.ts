@@ -1,0 +1,242 @@
+import { css } from 'lit';
+
+/** The search widget's own styles; tokens (`--_*`) come from the shared `themeStyles`. */
+export const searchStyles = css`
+  :host {
+    display: block;
+  }
+  :host([variant='modal']:not([box])) {
+    display: contents;
+  }
+  kbd {
+    font: inherit;
+    font-size: 0.8em;
+    border: 1px solid var(--_border);
+    border-bottom-width: 2px;
+    border-radius: 4px;
+    padding: 0 0.35em;
+    color: var(--_muted);
+  }
+  .box {
+    display: flex;
+    align-items: center;
+    gap: 0.5em;
+    width: 100%;
+    min-width: 12em;
+    padding: 0.45em 0.7em;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius-small);
+    background: var(--_bg);
+    color: var(--_muted);
+    text-align: start;
+  }
+  .box span {
+    flex: 1;
+  }
+  dialog {
+    position: fixed;
+    inset: 0;
+    width: 100%;
+    height: 100%;
+    max-width: none;
+    max-height: none;
+    margin: 0;
+    padding: 10vh 16px 16px;
+    border: 0;
+    background: rgb(0 0 0 / 0.45);
+    color: var(--_text);
+    z-index: var(--_z);
+  }
+  dialog::backdrop {
+    background: transparent;
+  }
+  .panel {
+    display: flex;
+    flex-direction: column;
+    max-width: var(--assist-panel-width, 640px);
+    max-height: min(var(--assist-panel-height, 640px), 80vh);
+    margin: 0 auto;
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    box-shadow: var(--_shadow);
+    overflow: hidden;
+  }
+  .field {
+    display: flex;
+    align-items: center;
+    gap: 0.5em;
+    padding: 0.5em 0.75em;
+    color: var(--_muted);
+    background: var(--_bg);
+  }
+  :host([variant='inline']) .field {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius-small);
+  }
+  .panel .field {
+    border-bottom: 1px solid var(--_border);
+  }
+  .field input {
+    flex: 1;
+    min-width: 0;
+    border: 0;
+    outline: none;
+    background: transparent;
+    color: var(--_text);
+    padding: 0.3em 0;
+  }
+  .icon-button {
+    display: inline-flex;
+    border: 0;
+    background: none;
+    padding: 0.3em;
+    border-radius: var(--_radius-small);
+    color: var(--_muted);
+  }
+  .icon-button:hover,
+  .icon-button[aria-pressed='true'] {
+    color: var(--_accent);
+  }
+  .body {
+    overflow-y: auto;
+    overscroll-behavior: contain;
+    padding: 0.25em 0.75em 0.75em;
+  }
+  .popup {
+    display: flex;
+    flex-direction: column;
+    margin-top: 0.4em;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius-small);
+    background: var(--_bg);
+    max-height: var(--assist-panel-height, 480px);
+    overflow: hidden;
+  }
+  .popup[hidden] {
+    display: none;
+  }
+  .state {
+    margin: 0.75em 0.25em;
+    color: var(--_muted);
+  }
+  .state.error {
+    color: var(--_danger);
+  }
+  .summary {
+    margin: 0.5em 0;
+    padding: 0.75em;
+    border-radius: var(--_radius-small);
+    background: var(--_surface);
+  }
+  .summary-title {
+    display: flex;
+    align-items: center;
+    gap: 0.4em;
+    margin: 0 0 0.4em;
+    font-weight: 600;
+    color: var(--_accent);
+  }
+  .summary-sources {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.4em;
+    margin: 0.6em 0 0;
+    padding: 0;
+    list-style: none;
+  }
+  .summary-sources a {
+    display: inline-block;
+    font-size: 0.85em;
+    padding: 0.15em 0.6em;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    color: var(--_text);
+    text-decoration: none;
+  }
+  .listbox {
+    margin: 0;
+    padding: 0;
+  }
+  .group-title {
+    margin: 0.75em 0.25em 0.25em;
+    font-size: 0.85em;
+    font-weight: 600;
+    color: var(--_muted);
+  }
+  .option {
+    display: flex;
+    flex-direction: column;
+    gap: 0.1em;
+    padding: 0.5em 0.75em;
+    border-radius: var(--_radius-small);
+    color: var(--_text);
+    text-decoration: none;
+    cursor: pointer;
+  }
+  .option[aria-selected='true'] {
+    background: var(--_accent);
+    color: var(--_on-accent);
+  }
+  .option.recent {
+    flex-direction: row;
+    align-items: center;
+    gap: 0.5em;
+  }
+  .option.recent span:not(.remove) {
+    flex: 1;
+  }
+  .remove {
+    padding: 0 0.4em;
+    opacity: 0.7;
+  }
+  .section {
+    font-weight: 600;
+  }
+  .snippet {
+    font-size: 0.9em;
+    opacity: 0.85;
+    overflow-wrap: anywhere;
+  }
+  mark {
+    background: var(--_mark);
+    color: inherit;
+    border-radius: 2px;
+  }
+  .option[aria-selected='true'] mark {
+    background: transparent;
+    text-decoration: underline;
+  }
+  .footer {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.4em 1em;
+    padding: 0.5em 0.75em;
+    border-top: 1px solid var(--_border);
+    font-size: 12px;
+    color: var(--_muted);
+  }
+  .footer .branding {
+    margin-inline-start: auto;
+  }
+  @media (max-width: 639.98px) {
+    dialog {
+      padding: 0;
+    }
+    .panel {
+      max-width: none;
+      height: 100%;
+      max-height: none;
+      border: 0;
+      border-radius: 0;
+      padding: env(safe-area-inset-top) env(safe-area-inset-right) env(safe-area-inset-bottom) env(safe-area-inset-left);
+    }
+    .hints {
+      display: none;
+    }
+    input {
+      font-size: 16px;
+    }
+  }
+`;
