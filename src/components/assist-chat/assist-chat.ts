@@ -15,7 +15,7 @@ import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
 import { stringsFor, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
 import { StreamingMarkdown, renderMarkdown } from '../shared/markdown.js';
-import { findElements, mergeConfig } from '../shared/mount.js';
+import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
 import { SpeechInput, speechInputSupported } from '../shared/speech.js';
 import { applyTheme, markdownStyles, themeStyles } from '../shared/theme.js';
 import { chatStyles } from './assist-chat.styles.js';
@@ -57,7 +57,10 @@ interface Entry {
 }
 
 /** The mount options `<assist-chat>` reads from its attributes. */
-const OPTION_ATTRIBUTES = ['variant', 'theme', 'accent-light', 'accent-dark', 'placeholder', 'greeting', 'avatar', 'default-language'] as const;
+const OPTION_ATTRIBUTES: AttributeOptionNames = {
+  text: ['variant', 'theme', 'accent-light', 'accent-dark', 'placeholder', 'greeting', 'avatar', 'default-language'],
+  flags: ['speech-input'],
+};
 
 /** Below this width the bubble panel takes the whole screen (see the styles' media query). */
 const SMALL_SCREEN = '(max-width: 639.98px)';
@@ -279,7 +282,7 @@ export class AssistChat extends LitElement {
       if (loaded.type !== 'chatbot') {
         throw new AssistError('wrong_widget_type', `"${client.widgetKey}" is a ${loaded.type} widget; use Assist.search() or <assist-search> for it.`);
       }
-      const config = mergeConfig(loaded, { ...this.attributeOptions(), ...this.options }, VARIANTS.chatbot, (message) =>
+      const config = mergeConfig(loaded, { ...attributeOptions(this, OPTION_ATTRIBUTES), ...this.options }, VARIANTS.chatbot, (message) =>
         warnOnce(`<assist-chat widget="${client.widgetKey}">: ${message}`),
       );
       this.strings = stringsFor(client.resolveLocale(config));
@@ -303,16 +306,6 @@ export class AssistChat extends LitElement {
       this.emit('assist-error', { error: toAssistError(error) });
       throw error;
     }
-  }
-
-  private attributeOptions(): WidgetMountOptions {
-    const options: Record<string, string> = {};
-    for (const name of OPTION_ATTRIBUTES) {
-      const value = this.getAttribute(name);
-      if (value !== null) options[name.replace('-', '_')] = value;
-    }
-    if (this.hasAttribute('speech-input')) (options as WidgetMountOptions).speech_input = this.getAttribute('speech-input') !== 'false';
-    return options;
   }
 
   private readonly onTriggerClick = (event: Event): void => {

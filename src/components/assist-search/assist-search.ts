@@ -13,7 +13,7 @@ import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
 import { stringsFor, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
 import { StreamingMarkdown } from '../shared/markdown.js';
-import { findElements, mergeConfig } from '../shared/mount.js';
+import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
 import { SpeechInput, speechInputSupported } from '../shared/speech.js';
 import { applyTheme, markdownStyles, themeStyles } from '../shared/theme.js';
 import { searchStyles } from './assist-search.styles.js';
@@ -65,7 +65,11 @@ interface PageGroup {
 }
 
 /** The mount options `<assist-search>` reads from its attributes. */
-const OPTION_ATTRIBUTES = ['variant', 'theme', 'accent-light', 'accent-dark', 'placeholder', 'default-language'] as const;
+const OPTION_ATTRIBUTES: AttributeOptionNames = {
+  text: ['variant', 'theme', 'accent-light', 'accent-dark', 'placeholder', 'default-language'],
+  flags: ['summary', 'speech-input'],
+  numbers: ['debounce'],
+};
 
 let instances = 0;
 
@@ -361,7 +365,7 @@ export class AssistSearch extends LitElement {
       if (loaded.type !== 'search') {
         throw new AssistError('wrong_widget_type', `"${client.widgetKey}" is a ${loaded.type} widget; use Assist.chat() or <assist-chat> for it.`);
       }
-      const config = mergeConfig(loaded, { ...this.attributeOptions(), ...this.options }, VARIANTS.search, (message) =>
+      const config = mergeConfig(loaded, { ...attributeOptions(this, OPTION_ATTRIBUTES), ...this.options }, VARIANTS.search, (message) =>
         warnOnce(`<assist-search widget="${client.widgetKey}">: ${message}`),
       );
       this.strings = stringsFor(client.resolveLocale(config));
@@ -381,19 +385,6 @@ export class AssistSearch extends LitElement {
       this.emit('assist-error', { error: toAssistError(error) });
       throw error;
     }
-  }
-
-  private attributeOptions(): WidgetMountOptions {
-    const options: Record<string, unknown> = {};
-    for (const name of OPTION_ATTRIBUTES) {
-      const value = this.getAttribute(name);
-      if (value !== null) options[name.replace('-', '_')] = value;
-    }
-    for (const name of ['summary', 'speech-input'] as const) {
-      if (this.hasAttribute(name)) options[name.replace('-', '_')] = this.getAttribute(name) !== 'false';
-    }
-    if (this.hasAttribute('debounce')) options.debounce = Number(this.getAttribute('debounce'));
-    return options;
   }
 
   private emit<Name extends keyof AssistSearchEventMap>(name: Name, detail: AssistSearchEventMap[Name]['detail'], cancelable = false): boolean {

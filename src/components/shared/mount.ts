@@ -61,3 +61,31 @@ export function mergeConfig(
   take('default_language', (value) => (LOCALES as readonly unknown[]).includes(value));
   return merged;
 }
+
+/** How each mount option is written as an attribute of `<assist-chat>` / `<assist-search>`. */
+export interface AttributeOptionNames {
+  /** Taken as written, e.g. `accent-light="#2557d6"` → `accent_light`. */
+  text: readonly string[];
+  /** Present means true, except `="false"`, e.g. `summary`, `speech-input`. */
+  flags?: readonly string[];
+  /** Numbers, e.g. `debounce="300"`. */
+  numbers?: readonly string[];
+}
+
+/**
+ * The mount options an element carries as attributes (attribute `accent-light` is option
+ * `accent_light`), for the elements used on their own in markup. `mergeConfig` then checks them.
+ */
+export function attributeOptions(element: Element, names: AttributeOptionNames): WidgetMountOptions {
+  const options: Record<string, unknown> = {};
+  const read = (list: readonly string[] | undefined, convert: (value: string) => unknown) => {
+    for (const name of list ?? []) {
+      const value = element.getAttribute(name);
+      if (value !== null) options[name.replaceAll('-', '_')] = convert(value);
+    }
+  };
+  read(names.text, (value) => value);
+  read(names.flags, (value) => value !== 'false');
+  read(names.numbers, Number);
+  return options as WidgetMountOptions;
+}
