@@ -1,15 +1,27 @@
 #!/usr/bin/env node
-// `npm start`: builds what is missing, then starts the reference server with the demo fixture.
+// `npm start`: builds what is missing or older than its sources, then starts the reference
+// server with the demo fixture.
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const missing = [
-  ['dist/widget/v1/assist.js', 'build:widget'],
-  ['dist/widget/v1/assist-analytics.js', 'build:widget'],
-  ['dist/node/server/main.js', 'build:server'],
-].filter(([file]) => !existsSync(file));
-for (const script of new Set(missing.map(([, script]) => script))) {
+
+/** The newest modification time of a file or of any file below a folder. */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+const builds = [
+  { script: 'build:widget', outputs: ['dist/widget/v1/assist.js', 'dist/widget/v1/assist-analytics.js'], sources: ['src', 'wire', 'rollup.config.mjs'] },
+  { script: 'build:server', outputs: ['dist/node/server/main.js', 'dist/node/server/cli.js'], sources: ['server', 'wire'] },
+];
+for (const { script, outputs, sources } of builds) {
+  const built = Math.min(...outputs.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
+  if (built > Math.max(...sources.map(newest))) continue;
   const result = spawnSync(npm, ['run', script], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
