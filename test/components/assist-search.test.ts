@@ -149,7 +149,6 @@ function stopNavigation(element: EventTarget): CustomEvent[] {
   return selected;
 }
 
-const searchRequests = () => requests.requests.filter((request) => request.url.endsWith('/search'));
 
 describe('Assist.search() and the modal', () => {
   it('mounts through the global, opens with Ctrl+K into a labelled modal dialog, and closes with Escape', async () => {
@@ -430,6 +429,25 @@ describe('<assist-search> opening results', () => {
   });
 });
 
+describe('<assist-search> result links', () => {
+  it('never makes a link of, or navigates to, a result URL that is not http(s)', async () => {
+    const ran = window as unknown as { assistScriptRan?: boolean };
+    ran.assistScriptRan = false;
+    searchApi(() => [{ ...hit(1), url: 'javascript:window.assistScriptRan=true' }]);
+    const search = await mountSearch({ debounce: 5000 });
+    search.element.show();
+    await search.element.updateComplete;
+    await search.type('reset');
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(search.options()).to.have.length(1));
+    expect(search.options()[0]!.hasAttribute('href')).to.equal(false);
+    await sendKeys({ press: 'ArrowDown' });
+    await sendKeys({ press: 'Enter' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ran.assistScriptRan).to.equal(false);
+  });
+});
+
 describe('<assist-search> AI summary', () => {
   it('streams the summary above the results as markdown with its sources; a click on one is tracked as a summary click', async () => {
     const beacons = captureBeacons();
@@ -451,7 +469,7 @@ describe('<assist-search> AI summary', () => {
     expect(summary.compareDocumentPosition(search.$('[role="listbox"]')!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
     stream.send(['token', { delta: ' then [Start](https://acme.test/start).' }], ['done', { summarized: true, text: 'Open **Settings** then [Start](https://acme.test/start).', sources }]);
     stream.close();
-    await until(() => expect(search.$$('.summary-sources a').map((a) => a.textContent)).to.deep.equal(['Start']));
+    await until(() => expect(search.$$('.summary-sources a').map((a) => a.textContent)).to.deep.equal(['[1] Start']));
 
     search.$('[part="summary"] .markdown a')!.click();
     await until(() => expect(beacons).to.have.length(1));

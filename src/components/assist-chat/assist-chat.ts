@@ -3,14 +3,15 @@ import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { VARIANTS, type ConversationMessage, type ConversationSummary, type Source, type WidgetConfig } from '../../../wire/contract.js';
 import { createClient } from '../../client/client.js';
 import type { AssistClient } from '../../client/types.js';
-import { AssistError, isAssistError } from '../../core/errors.js';
+import { AssistError } from '../../core/errors.js';
 import type { LocalMessage } from '../../core/history.js';
 import type { VisitorInput } from '../../core/identity.js';
 import { isBusy } from '../../core/status.js';
 import { warnOnce } from '../../core/warn.js';
 import type { WidgetMountOptions } from '../../core/widget-handle.js';
 import { ClientController } from '../shared/client-controller.js';
-import { errorMessage } from '../shared/error-message.js';
+import { errorMessage, toAssistError } from '../shared/error-message.js';
+import { webUrl } from '../shared/links.js';
 import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
 import { stringsFor, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
@@ -723,20 +724,11 @@ export class AssistChat extends LitElement {
   }
 }
 
-/** Only http(s) links are rendered as such: a page URL is never a script to run. */
-function webUrl(url: string): string | typeof nothing {
-  return /^https?:\/\//i.test(url) ? url : nothing;
-}
-
 /** The text of rendered (sanitised) HTML, for announcing an answer. */
 function plainText(html: string): string {
   const template = document.createElement('template');
   template.innerHTML = html;
   return template.content.textContent?.trim() ?? '';
-}
-
-function toAssistError(error: unknown): AssistError {
-  return isAssistError(error) ? error : new AssistError('internal', error instanceof Error ? error.message : String(error), { cause: error });
 }
 
 if (!customElements.get('assist-chat')) customElements.define('assist-chat', AssistChat);

@@ -145,6 +145,10 @@ export const searchStyles = css`
     padding: 0;
     list-style: none;
   }
+  .summary-sources .cite {
+    color: var(--_muted);
+    font-variant-numeric: tabular-nums;
+  }
   .summary-sources a {
     display: inline-block;
     font-size: 0.85em;

@@ -8,7 +8,8 @@ import { AssistError, isAssistError } from '../../core/errors.js';
 import { warnOnce } from '../../core/warn.js';
 import type { WidgetMountOptions } from '../../core/widget-handle.js';
 import { ClientController } from '../shared/client-controller.js';
-import { errorMessage } from '../shared/error-message.js';
+import { errorMessage, toAssistError } from '../shared/error-message.js';
+import { isWebUrl, webUrl } from '../shared/links.js';
 import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
 import { stringsFor, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
@@ -77,10 +78,6 @@ let instances = 0;
 function isTyping(event: KeyboardEvent): boolean {
   const origin = event.composedPath()[0];
   return origin instanceof HTMLElement && (origin.isContentEditable || /^(?:INPUT|TEXTAREA|SELECT)$/.test(origin.tagName));
-}
-
-function toAssistError(error: unknown): AssistError {
-  return isAssistError(error) ? error : new AssistError('internal', error instanceof Error ? error.message : String(error), { cause: error });
 }
 
 /**
@@ -592,6 +589,7 @@ export class AssistSearch extends LitElement {
   }
 
   private navigate(url: string, newTab: boolean): void {
+    if (!isWebUrl(url)) return;
     if (newTab) {
       window.open(url, '_blank', 'noopener');
       return;
@@ -726,9 +724,12 @@ export class AssistSearch extends LitElement {
             ${this.summary.finishedBlocksHtml.map((block) => unsafeHTML(block))}${unsafeHTML(this.summary.tailHtml)}
           </div>`}
       ${this.summarySources.length > 0 && this.summaryPhase === 'done'
-        ? html`<ul class="summary-sources" aria-label=${t('sources')} @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
-            ${this.summarySources.map((source) => html`<li><a href=${source.url}>${source.title || source.url}</a></li>`)}
-          </ul>`
+        ? html`<ol class="summary-sources" aria-label=${t('sources')} @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
+            ${this.summarySources.map(
+              // Numbered as the summary cites them: [1] is the first source.
+              (source, index) => html`<li><a href=${webUrl(source.url)}><span class="cite" aria-hidden="true">[${index + 1}]</span> ${source.title || source.url}</a></li>`,
+            )}
+          </ol>`
         : nothing}
     </section>`;
   }
@@ -738,7 +739,7 @@ export class AssistSearch extends LitElement {
       <div class="group-title" id=${group.id}>${group.title}</div>
       ${group.options.map((option) => {
         const active = option.id === this.activeId;
-        return html`<a class="option" part=${active ? 'result active' : 'result'} role="option" id=${option.id} href=${option.hit.url}
+        return html`<a class="option" part=${active ? 'result active' : 'result'} role="option" id=${option.id} href=${webUrl(option.hit.url)}
           tabindex="-1" aria-selected=${String(active)}
           @click=${(event: MouseEvent) => this.onResultClick(event, option)}
           @auxclick=${(event: MouseEvent) => this.onResultClick(event, option)}
