@@ -1,0 +1,187 @@
+/**
+ * `npm run bench`: every speed and size figure of the project, each printed next to a
+ * baseline measured in the same run and the goal it is held to, then written with the machine
+ * they came from to bench/RESULTS.md.
+ *
+ * 1. bytes a visitor downloads (bench/size.ts)
+ * 2. cost to the host page in Chromium (bench/host-page.ts)
+ * 3. streaming render of a long answer (bench/render.ts)
+ * 4. the server: search speed and quality, answer latency (bench/server.ts), requests per
+ *    second and memory (bench/throughput.ts)
+ *
+ *   npm run bench [-- --no-build] [-- --only size,host,render,server,throughput]
+ *
+ * Builds first (`npm run build`) unless `--no-build`. Exit status 1 when a goal is missed or a
+ * part could not run. Whatever RESULTS.md says below its `<!-- notes -->` line is kept.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { CHROMIUM_PATH } from '../test/e2e/harness.js';
+import { printSection, sectionMarkdown, type Figure, type Section } from './figures.js';
+import { runHostPageBench } from './host-page.js';
+import { runRenderBench } from './render.js';
+import { runSizeBench } from './size.js';
+import { runThroughputBench } from './throughput.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const RESULTS = join(ROOT, 'bench', 'RESULTS.md');
+const NOTES_MARKER = '<!-- notes -->';
+
+type Part = 'size' | 'host' | 'render' | 'server' | 'throughput';
+const PARTS: Part[] = ['size', 'host', 'render', 'server', 'throughput'];
+
+/** The fields of bench/server.ts's report this summary shows; read defensively, the report is that file's to shape. */
+interface ServerReport {
+  ingestion?: { pages: number; pagesPerSecond: number };
+  speed?: { rows: { pages: number; search: { p50: number; p95: number }; baseline: { p50: number; p95: number } }[] };
+  quality?: { pages: number; queries: number; ours: { successAt3: number; mrrAt10: number }; minisearch: { successAt3: number; mrrAt10: number } };
+  latency?: Record<'healthzFirstByte' | 'firstEvent' | 'firstToken' | 'done', { p50: number; p95: number } | undefined>;
+  goals?: { name: string; met: boolean; detail: string }[];
+}
+
+function machine(): string[] {
+  const chromium = spawnSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' }).stdout?.trim() || 'not found';
+  return [
+    `CPU: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores`,
+    `memory: ${(totalmem() / 1024 ** 3).toFixed(1)} GB`,
+    `Node ${process.version}, ${chromium}`,
+    `load average at the start (1, 5, 15 min): ${loadavg().map((value) => value.toFixed(2)).join(', ')}`,
+  ];
+}
+
+/** bench/server.ts's figures as a section; that file may not exist in every checkout. */
+async function serverSection(log: (line: string) => void): Promise<Section> {
+  const section: Section = {
+    title: 'Server: search speed and quality, answer latency (npm run bench:server)',
+    baselineIs: 'search speed: the same queries as an ILIKE scan over the same pages; quality: MiniSearch (fuzzy 0.2, prefix, title boost 3) on the same corpus; latency: first byte of /healthz from the same server.',
+    figures: [],
+    details: [],
+  };
+  const modulePath = './server.js';
+  let runServerBench: ((options: { log?: (line: string) => void }) => Promise<ServerReport>) | undefined;
+  try {
+    ({ runServerBench } = (await import(modulePath)) as { runServerBench?: typeof runServerBench });
+  } catch (error) {
+    section.problem = `bench/server.ts could not be loaded: ${(error as Error).message}`;
+    return section;
+  }
+  if (!runServerBench) {
+    section.problem = 'bench/server.ts does not export runServerBench().';
+    return section;
+  }
+  const report = await runServerBench({ log });
+  const fixed = (value: number | undefined, digits = 2, unit = ' ms') => (value === undefined ? 'n/a' : `${value.toFixed(digits)}${unit}`);
+  const goals = report.goals ?? [];
+  const usedGoals = new Set<string>();
+  const goalFor = (pattern: RegExp): Pick<Figure, 'goal' | 'met'> => {
+    const goal = goals.find((candidate) => pattern.test(candidate.name));
+    if (!goal) return {};
+    usedGoals.add(goal.name);
+    return { goal: goal.name.match(/(≤ .+|beats .+)$/)?.[1] ?? goal.name, met: goal.met };
+  };
+  if (report.ingestion) section.figures.push({ what: 'ingestion through the pages API', value: `${report.ingestion.pagesPerSecond.toFixed(0)} pages/s`, baseline: 'n/a' });
+  for (const row of report.speed?.rows ?? []) {
+    const pages = row.pages.toLocaleString('en');
+    section.figures.push(
+      { what: `search at ${pages} pages, p50`, value: fixed(row.search.p50), baseline: fixed(row.baseline.p50) },
+      { what: `search at ${pages} pages, p95`, value: fixed(row.search.p95), baseline: fixed(row.baseline.p95), ...goalFor(new RegExp(`p95 at ${pages} pages`)) },
+    );
+  }
+  if (report.quality) {
+    const { ours, minisearch } = report.quality;
+    section.figures.push(
+      { what: `success@3 (${report.quality.queries} judged queries)`, value: `${(ours.successAt3 * 100).toFixed(1)}%`, baseline: `${(minisearch.successAt3 * 100).toFixed(1)}%`, ...goalFor(/^success@3/) },
+      { what: 'MRR@10', value: ours.mrrAt10.toFixed(3), baseline: minisearch.mrrAt10.toFixed(3), ...goalFor(/^MRR@10/) },
+    );
+  }
+  if (report.latency) {
+    const healthz = report.latency.healthzFirstByte;
+    for (const [key, label] of [['firstEvent', 'first SSE event of a chat'], ['firstToken', 'first token event (embedded engine)']] as const) {
+      const summary = report.latency[key];
+      if (summary) section.figures.push({ what: `${label}, p50 / p95`, value: `${fixed(summary.p50, 1, '')} / ${fixed(summary.p95, 1)}`, baseline: `${fixed(healthz?.p50, 1, '')} / ${fixed(healthz?.p95, 1)}` });
+    }
+  }
+  for (const goal of goals) {
+    if (!usedGoals.has(goal.name)) section.figures.push({ what: goal.name, value: goal.detail, baseline: 'see above', goal: 'as named', met: goal.met });
+  }
+  return section;
+}
+
+function build(log: (line: string) => void): void {
+  log('building (npm run build)…');
+  const result = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) throw new Error(`npm run build failed with status ${result.status}`);
+}
+
+function resultsMarkdown(sections: Section[], machineLines: string[], minutes: number, missed: string[]): string {
+  const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
+  const notes = previous.includes(NOTES_MARKER) ? previous.slice(previous.indexOf(NOTES_MARKER)) : `${NOTES_MARKER}\n`;
+  return [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} in ${minutes.toFixed(1)} minutes. Every figure is measured next to its baseline in the same run; a goal that is missed is in bold.`,
+    '',
+    '## Machine',
+    '',
+    ...machineLines.map((line) => `- ${line}`),
+    '',
+    '## Goals missed',
+    '',
+    ...(missed.length ? missed.map((line) => `- ${line}`) : ['None.']),
+    '',
+    ...sections.map(sectionMarkdown),
+    notes.trimEnd(),
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const log = (line: string) => console.log(line);
+  const onlyIndex = process.argv.indexOf('--only');
+  const parts = onlyIndex === -1 ? PARTS : (process.argv[onlyIndex + 1] ?? '').split(',').filter((part): part is Part => PARTS.includes(part as Part));
+  const machineLines = machine();
+  log('machine:');
+  for (const line of machineLines) log(`  ${line}`);
+  if (!process.argv.includes('--no-build')) build(log);
+
+  const runners: Record<Part, () => Promise<Section>> = {
+    size: () => runSizeBench(log),
+    host: () => runHostPageBench({ log }),
+    render: () => runRenderBench(log),
+    server: () => serverSection(log),
+    throughput: () => runThroughputBench({ log }),
+  };
+  const sections: Section[] = [];
+  for (const part of parts) {
+    const partStarted = performance.now();
+    let section: Section;
+    try {
+      section = await runners[part]();
+    } catch (error) {
+      section = { title: part, baselineIs: 'n/a', figures: [], details: [], problem: (error as Error).stack ?? String(error) };
+    }
+    section.details.push(`(${((performance.now() - partStarted) / 1000).toFixed(0)} s)`);
+    printSection(section, log);
+    sections.push(section);
+  }
+
+  const minutes = (performance.now() - started) / 60_000;
+  machineLines.push(`load average at the end: ${loadavg().map((value) => value.toFixed(2)).join(', ')}`);
+  const missed = sections.flatMap((section) => [
+    ...section.figures.filter((figure) => figure.goal && !figure.met).map((figure) => `${section.title}: ${figure.what}: ${figure.value}, goal ${figure.goal}`),
+    ...(section.problem ? [`${section.title}: not measured: ${section.problem.split('\n')[0]}`] : []),
+  ]);
+  writeFileSync(RESULTS, resultsMarkdown(sections, machineLines, minutes, missed));
+  log('');
+  log(`== ${missed.length ? `${missed.length} goal(s) missed or not measured` : 'every goal met'} (${minutes.toFixed(1)} minutes); written to bench/RESULTS.md`);
+  for (const line of missed) log(`   ${line}`);
+  if (missed.length) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});
