@@ -168,6 +168,11 @@ export class StreamingMarkdown {
   private blocks: string[] = [];
   private tailHtmlValue = '';
   private wholeText = false;
+  /**
+   * Text arrived since the last rendering. It is rendered when the HTML is next read, so the
+   * tokens that arrive between two frames of the page cost one rendering of the tail.
+   */
+  private stale = false;
 
   constructor(options: StreamingMarkdownOptions = {}) {
     this.render = options.render ?? renderMarkdown;
@@ -180,16 +185,19 @@ export class StreamingMarkdown {
 
   /** HTML of the finished blocks, in order; an entry never changes once added. */
   get finishedBlocksHtml(): readonly string[] {
+    this.refresh();
     return this.blocks;
   }
 
   /** HTML of the open tail, replaced on every update. */
   get tailHtml(): string {
+    this.refresh();
     return this.tailHtmlValue;
   }
 
   /** The whole rendering: finished blocks, then the tail. */
   get html(): string {
+    this.refresh();
     return this.blocks.join('') + this.tailHtmlValue;
   }
 
@@ -202,7 +210,7 @@ export class StreamingMarkdown {
     this.pendingCarriageReturn = chunk.endsWith('\r');
     if (this.pendingCarriageReturn) chunk = chunk.slice(0, -1);
     this.source += chunk.replace(/\r\n?/g, '\n');
-    this.update();
+    this.stale = true;
     return this;
   }
 
@@ -221,10 +229,13 @@ export class StreamingMarkdown {
     this.blocks = [];
     this.tailHtmlValue = '';
     this.wholeText = false;
+    this.stale = false;
     return this;
   }
 
-  private update(): void {
+  private refresh(): void {
+    if (!this.stale) return;
+    this.stale = false;
     if (!this.wholeText) {
       if (LINK_DEFINITION.test(this.source.slice(this.tailStart))) {
         // A definition can turn `[text][ref]` in any earlier block into a link: render all of it from now on.
