@@ -12,7 +12,8 @@
  *   npm run bench [-- --no-build] [-- --only size,host,render,server,throughput]
  *
  * Builds first (`npm run build`) unless `--no-build`. Exit status 1 when a goal is missed or a
- * part could not run. Whatever RESULTS.md says below its `<!-- notes -->` line is kept.
+ * part could not run. Only a run of every part rewrites RESULTS.md, keeping whatever it says
+ * below its `<!-- notes -->` line; `--only` prints its parts and leaves the file as it is.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -174,9 +175,11 @@ async function main(): Promise<void> {
     ...section.figures.filter((figure) => figure.goal && !figure.met).map((figure) => `${section.title}: ${figure.what}: ${figure.value}, goal ${figure.goal}`),
     ...(section.problem ? [`${section.title}: not measured: ${section.problem.split('\n')[0]}`] : []),
   ]);
-  writeFileSync(RESULTS, resultsMarkdown(sections, machineLines, minutes, missed));
+  // RESULTS.md holds one whole run; a run of some parts only prints them.
+  const whole = parts.length === PARTS.length;
+  if (whole) writeFileSync(RESULTS, resultsMarkdown(sections, machineLines, minutes, missed));
   log('');
-  log(`== ${missed.length ? `${missed.length} goal(s) missed or not measured` : 'every goal met'} (${minutes.toFixed(1)} minutes); written to bench/RESULTS.md`);
+  log(`== ${missed.length ? `${missed.length} goal(s) missed or not measured` : 'every goal met'} (${minutes.toFixed(1)} minutes)${whole ? '; written to bench/RESULTS.md' : ''}`);
   for (const line of missed) log(`   ${line}`);
   if (missed.length) process.exitCode = 1;
 }
