@@ -17,7 +17,8 @@
  *   alone, where the title counts ten times the body, a heading five times, the section's
  *   first paragraph twice, and length is normalised away; holding the words as typed, next
  *   to each other, counts 30% more. A bounded set of candidates is ranked (heading matches
- *   first), so cost does not grow with the number of pages that mention a common word.
+ *   first, and only those when they are enough), so cost does not grow with the number of
+ *   pages that mention a common word; the body index is asked only for the rarer words.
  *
  * Here: a page's second and later sections are discounted, so one long page cannot fill
  * the list, and snippets are cut and escaped (snippet.ts).
@@ -45,7 +46,7 @@ export interface SectionHit extends Hit {
 
 /** Candidates ranked per query: sections whose title or headings match, then others. */
 const HEADING_CANDIDATES = 50;
-const BODY_CANDIDATES = 150;
+const BODY_CANDIDATES = 80;
 /** Each further section of a page already listed counts this much less. */
 const SAME_PAGE_DISCOUNT = 0.6;
 export const MAX_LIMIT = 100;

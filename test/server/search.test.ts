@@ -73,6 +73,23 @@ describe('search', () => {
     assert.equal(hits[0].title, 'Proxy settings');
   });
 
+  test('a section holding every word comes before sections about only one of them', async () => {
+    const page = (slug: string, title: string, content: string) =>
+      server.request('POST', PAGES, { token: 'ak_test_all', body: { url: `https://acme.test/docs/${slug}`, title, content, format: 'text' } });
+    // "zephyr" is rarer than "calibrate", and the three pages titled with it would outrank
+    // the one page that holds both words if holding both did not come first.
+    for (const index of [1, 2, 3]) {
+      assert.equal((await page(`zephyr-${index}`, `Zephyr relay ${index}`, 'The zephyr relay forwards messages between sites.')).status, 201);
+    }
+    for (const index of [1, 2, 3, 4]) {
+      assert.equal((await page(`calibrate-${index}`, `Sensors ${index}`, 'Calibrate each sensor once a year.')).status, 201);
+    }
+    assert.equal((await page('relay-setup', 'Relay setup', 'Before the first message, calibrate the zephyr link.')).status, 201);
+    const { hits } = (await search({ query: 'zephyr calibrate' })).json;
+    assert.equal(hits[0]?.title, 'Relay setup');
+    assert.ok(hits.slice(1).some((hit: { title: string }) => hit.title.startsWith('Zephyr relay')), 'sections holding one of the words follow');
+  });
+
   test('honours limit and keeps a session it is given', async () => {
     const response = await search({ query: 'linux windows', limit: 1, sessionId: 's_tab42' });
     assert.equal(response.json.hits.length, 1);

@@ -150,28 +150,37 @@ CREATE AGGREGATE search_all(tsquery) (SFUNC = tsquery_and, STYPE = tsquery);
 -- Sections matching `p_match`, best first, as JSON. Ranking reads a bounded number of
 -- candidates: those whose title or headings match first (what a query is usually after),
 -- then others that mention the words, so a word on every page costs little more at 100,000
--- pages than at 1,000. Score: for each word (up to 12), its weight (rarity) times ts_rank
+-- pages than at 1,000. When the heading matches alone fill their share, no others are read:
+-- a section that merely mentions the words rarely outranks one about them, and reading the
+-- body index is most of a search's cost. `p_index`, when given, is the part of `p_match`
+-- (its rarer words) that the body index is asked for; the rest is checked on the sections
+-- found, since a word on most pages narrows little and its posting list is the longest to
+-- read. Score: for each word (up to 12), its weight (rarity) times ts_rank
 -- of the section for that word alone (title 1.0, headings 0.5, first paragraph 0.2, body
 -- 0.1; divided by 1 + log2 of the length), times 1.3 when the words stand together as
 -- typed. Written out term by term: a subquery over the arrays costs more per section than
 -- the ranking itself.
 CREATE FUNCTION search_ranked(
-  p_organisation text, p_sources text[], p_match tsquery, p_queries tsquery[], p_weights float8[],
+  p_organisation text, p_sources text[], p_match tsquery, p_index tsquery, p_queries tsquery[], p_weights float8[],
   p_phrase tsquery, p_exclude text[], p_limit integer, p_heading_candidates integer, p_body_candidates integer,
   p_tier integer
 ) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   RETURN (
-    WITH candidate AS (
-      (SELECT id, page_id, source_id, url, title, path, document FROM search_sections
+    WITH heading_candidate AS MATERIALIZED (
+      SELECT id, page_id, source_id, url, title, path, document FROM search_sections
         WHERE organisation_id = p_organisation AND source_id = ANY (p_sources) AND heading @@ p_match
           AND NOT (id = ANY (p_exclude))
-        LIMIT p_heading_candidates)
+        LIMIT p_heading_candidates
+    ),
+    candidate AS (
+      SELECT * FROM heading_candidate
       UNION ALL
       (SELECT id, page_id, source_id, url, title, path, document FROM search_sections
-        WHERE organisation_id = p_organisation AND source_id = ANY (p_sources) AND document @@ p_match
+        WHERE organisation_id = p_organisation AND source_id = ANY (p_sources) AND document @@ coalesce(p_index, p_match)
           AND NOT (heading @@ p_match) AND NOT (id = ANY (p_exclude))
-        LIMIT p_body_candidates)
+          AND (p_index IS NULL OR ts_match_vq(document, p_match))
+        LIMIT CASE WHEN (SELECT count(*) FROM heading_candidate) >= p_heading_candidates THEN 0 ELSE p_body_candidates END)
     ),
     scored AS (
       SELECT candidate.id, candidate.page_id, candidate.source_id, candidate.url, candidate.title, candidate.path,
@@ -207,7 +216,8 @@ END $$;
 -- `p_kinds` plain / prefix / phrase): its stems in every configuration the sources use (and
 -- the visitor's), typo corrections from the vocabulary (trigram index, then Levenshtein,
 -- where a swap of two adjacent letters, given as `p_swaps`, counts as one edit; at most
--- three, and for a word that exists only neighbours twenty times as common), and how many
+-- three, and for a word that exists only neighbours twenty times as common, and none for a
+-- word on more than a two-hundredth of the pages: one that common is meant), and how many
 -- pages hold it, for its weight (BM25's inverse document frequency).
 CREATE FUNCTION search_run(
   p_organisation text, p_sources text[], p_languages text[],
@@ -225,6 +235,7 @@ DECLARE
   v_pages integer[];
   v_required tsquery[];
   v_match tsquery;
+  v_index tsquery;
   v_phrase tsquery;
   v_hits jsonb;
   v_partial jsonb := '[]'::jsonb;
@@ -260,8 +271,9 @@ BEGIN
          WHERE organisation_id = p_organisation AND word % typed.word AND word <> typed.word AND pages > 0
       ) AS neighbour
      -- A prefix that completes to real words is a word being typed, not a typo; a word on
-     -- more than a twentieth of the pages cannot have a neighbour twenty times as common.
-     WHERE typed.max_edits > 0 AND NOT typed.completes AND typed.pages * 20 <= v_total
+     -- more than a two-hundredth of the pages is one the pages use, and looking for its
+     -- neighbours (the trigram index, then Levenshtein) is a large share of a search.
+     WHERE typed.max_edits > 0 AND NOT typed.completes AND typed.pages * 200 <= v_total
   ),
   correction AS (
     SELECT candidate.grp, candidate.word,
@@ -313,8 +325,16 @@ BEGIN
     SELECT search_any(phraseto_tsquery(config, p_phrase)) INTO v_phrase FROM unnest(v_configs) AS config;
   END IF;
 
-  SELECT search_all(query) INTO v_match FROM unnest(v_queries) AS query;
-  v_hits := search_ranked(p_organisation, p_sources, v_match, v_queries, v_weights, v_phrase, '{}',
+  -- The body index is asked only for the words on at most a twentieth of the pages (the
+  -- rarest always); sections it finds are checked for the others.
+  SELECT search_all(word.query),
+         search_all(word.query) FILTER (WHERE word.pages <= v_total / 20 OR word.pages = (SELECT min(pages) FROM unnest(v_pages) AS pages))
+    INTO v_match, v_index
+    FROM unnest(v_queries, v_pages) AS word(query, pages);
+  IF v_index::text = v_match::text THEN
+    v_index := NULL;
+  END IF;
+  v_hits := search_ranked(p_organisation, p_sources, v_match, v_index, v_queries, v_weights, v_phrase, '{}',
                           p_wanted, p_heading_candidates, p_body_candidates, 0);
   -- Too few sections hold every word: next those missing one word, then those holding any.
   -- Only words on at most a quarter of the pages count here (the rarest always): one on
@@ -337,7 +357,7 @@ BEGIN
       SELECT search_any(query) INTO v_match FROM unnest(v_required) AS query;
     END IF;
     v_partial := v_partial || search_ranked(
-      p_organisation, p_sources, v_match, v_queries, v_weights, v_phrase,
+      p_organisation, p_sources, v_match, NULL, v_queries, v_weights, v_phrase,
       ARRAY(SELECT hit->>'id' FROM jsonb_array_elements(v_hits || v_partial) AS hit),
       p_wanted - jsonb_array_length(v_hits) - jsonb_array_length(v_partial), p_heading_candidates, p_body_candidates, v_tier);
   END LOOP;
