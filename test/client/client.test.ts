@@ -173,8 +173,8 @@ describe('sessionId', () => {
     expect(sessionStorage.getItem(SESSION_STORAGE_KEY)).to.equal(sessionId);
     await client.search('a');
     await client.search('c');
-    expect(sent[0]).to.equal(sessionId);
-    expect(sent.at(-1)).to.equal(sessionId);
+    // Both searches carry the tab's session (a late request of an earlier test may also arrive here).
+    expect(sent.filter((id) => id === sessionId)).to.have.length(2);
     expect(createClient(WIDGET_KEY).sessionId).to.equal(sessionId);
   });
 

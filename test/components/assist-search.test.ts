@@ -431,6 +431,7 @@ describe('<assist-search> opening results', () => {
 
 describe('<assist-search> result links', () => {
   it('never makes a link of, or navigates to, a result URL that is not http(s)', async () => {
+    captureBeacons();
     const ran = window as unknown as { assistScriptRan?: boolean };
     ran.assistScriptRan = false;
     searchApi(() => [{ ...hit(1), url: 'javascript:window.assistScriptRan=true' }]);
