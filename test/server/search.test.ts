@@ -43,6 +43,20 @@ describe('search', () => {
     assert.equal(prefix.json.hits[0]?.title, 'Installing the widget');
   });
 
+  test('a short word being typed matches the letters typed, not everything its stem would', async () => {
+    const created = await server.request('POST', PAGES, {
+      token: 'ak_test_all',
+      body: { url: 'https://acme.test/docs/introduction', title: 'Introduction', content: '# Introduction\n\nAn index of the information here.' },
+    });
+    assert.equal(created.status, 201);
+    // "ins" stems to "in": as a stem it would match "introduction", "index" and "information".
+    const titles = (await search({ query: 'ins' })).json.hits.map((hit: { title: string }) => hit.title);
+    assert.equal(titles[0], 'Installing the widget');
+    assert.ok(!titles.includes('Introduction'), `"ins" should not find the introduction: ${titles.join(', ')}`);
+    // A stem of three letters or more still matches through the stem: "uses" finds "use".
+    assert.ok((await search({ query: 'uses' })).json.hits.length > 0);
+  });
+
   test('escapes page content in snippets: only <mark> is markup', async () => {
     const created = await server.request('POST', PAGES, {
       token: 'ak_test_all',

@@ -286,15 +286,24 @@ BEGIN
     UNION ALL
     SELECT grp, word, 'plain', true FROM correction WHERE rank <= 3
   ),
+  -- A word still being typed matches through its stem ("uses" finds "use"), except where the
+  -- stem is under three letters: "ins" stems to "in", which would match nearly every word, so
+  -- such a word matches the letters as typed ("ins" finds "install", "insert").
   stemmed AS (
     SELECT variant.*,
-           CASE variant.kind
-             WHEN 'prefix' THEN to_tsquery(config, variant.word || ':*')
-             WHEN 'phrase' THEN phraseto_tsquery(config, variant.word)
+           CASE
+             WHEN as_typed THEN to_tsquery('simple', variant.word || ':*')
+             WHEN variant.kind = 'prefix' THEN to_tsquery(config, variant.word || ':*')
+             WHEN variant.kind = 'phrase' THEN phraseto_tsquery(config, variant.word)
              ELSE plainto_tsquery(config, variant.word)
            END AS query,
-           tsvector_to_array(to_tsvector(config, variant.word)) AS lexemes
+           CASE WHEN as_typed THEN ARRAY[variant.word] ELSE stems END AS lexemes
       FROM variant CROSS JOIN unnest(v_configs) AS config
+      CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector(config, variant.word)) AS stems) AS stemming
+      CROSS JOIN LATERAL (
+        SELECT variant.kind = 'prefix' AND length(variant.word) >= 3
+               AND (SELECT min(length(stem)) FROM unnest(stemming.stems) AS stem) < 3 AS as_typed
+      ) AS typing
   ),
   measured AS (
     SELECT stemmed.*,
