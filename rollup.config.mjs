@@ -14,8 +14,10 @@ const OUT = process.env.ASSIST_WIDGET_OUT ?? 'dist/widget/v1';
  * - `assist.js`, the one script tag: the global `Assist`, the headless client and
  *   `Assist.markdown`. Small enough to load on every page.
  * - one ES module per widget (`assist-chat-<hash>.js`, `assist-search-<hash>.js`) and the
- *   parts they share (Lit, theming, strings), which `assist.js` imports on `mount()`. A page
- *   with only a chat bubble never downloads the search widget, and a headless page neither.
+ *   parts they share (Lit, theming, English strings), which `assist.js` imports on `mount()`,
+ *   and one file per other language (`assist-locale-de-<hash>.js`), imported for the
+ *   visitor's language only. A page with only a chat bubble never downloads the search
+ *   widget, and a headless page neither.
  *
  * The widget modules do not carry their own copy of what `assist.js` already holds: the
  * modules listed in SHARED are taken from the registry `assist.js` publishes, so there is one
@@ -84,7 +86,7 @@ function recordWidgetFiles() {
     writeBundle(_options, bundle) {
       // Hashed names change with every build: drop the previous builds' files, once the new ones are there.
       for (const file of readdirSync(OUT)) {
-        if (/^assist-(?:chat|search|ui)-[\w-]+\.js(?:\.map)?$/.test(file) && !(file in bundle)) rmSync(`${OUT}/${file}`, { force: true });
+        if (/^assist-(?:chat|search|ui|locale)-[\w-]+\.js(?:\.map)?$/.test(file) && !(file in bundle)) rmSync(`${OUT}/${file}`, { force: true });
       }
     },
   };
@@ -126,7 +128,8 @@ export default [
       dir: OUT,
       format: 'es',
       entryFileNames: 'assist-[name]-[hash].js',
-      chunkFileNames: 'assist-ui-[hash].js',
+      // The strings of one language each (loaded for the visitor's language only), and the rest the widgets share.
+      chunkFileNames: (chunk) => (chunk.facadeModuleId?.includes('/src/i18n/translations/') ? 'assist-locale-[name]-[hash].js' : 'assist-ui-[hash].js'),
       sourcemap: true,
       plugins: [terser({ ecma: 2020, module: true, format: { comments: false } })],
     },

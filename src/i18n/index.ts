@@ -30,7 +30,7 @@ export type Catalogs<Reference extends MessageCatalog> = { en: Reference } & Par
 export type Translate<Reference extends MessageCatalog> = (key: keyof Reference & string, params?: MessageParams) => string;
 
 /** Where a locale without its own catalog borrows from before English: Hong Kong reads Traditional Chinese. */
-const LOCALE_FALLBACK: Partial<Record<Locale, Locale>> = { 'zh-HK': 'zh-Hant' };
+export const LOCALE_FALLBACK: Partial<Record<Locale, Locale>> = { 'zh-HK': 'zh-Hant' };
 
 /**
  * A lookup function for one locale. A key missing at run time (say, a catalog loaded from

@@ -13,7 +13,7 @@ import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
 import { webUrl } from '../shared/links.js';
 import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
-import { stringsFor, type Strings } from '../shared/i18n.js';
+import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
 import { StreamingMarkdown, renderMarkdown } from '../shared/markdown.js';
 import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
@@ -286,7 +286,7 @@ export class AssistChat extends LitElement {
       const config = mergeConfig(loaded, { ...attributeOptions(this, OPTION_ATTRIBUTES), ...this.options }, VARIANTS.chatbot, (message) =>
         warnOnce(`<assist-chat widget="${client.widgetKey}">: ${message}`),
       );
-      this.strings = stringsFor(client.resolveLocale(config));
+      this.strings = await loadStrings(client.resolveLocale(config));
       applyTheme(this, config);
       this.variant = config.variant;
       if (this.trigger && this.triggers.length === 0) this.triggers = findElements(`<assist-chat widget="${client.widgetKey}">`, 'trigger', this.trigger) ?? [];

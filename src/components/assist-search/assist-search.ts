@@ -11,7 +11,7 @@ import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
 import { isWebUrl, webUrl } from '../shared/links.js';
 import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
-import { stringsFor, type Strings } from '../shared/i18n.js';
+import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
 import { StreamingMarkdown } from '../shared/markdown.js';
 import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
@@ -365,7 +365,7 @@ export class AssistSearch extends LitElement {
       const config = mergeConfig(loaded, { ...attributeOptions(this, OPTION_ATTRIBUTES), ...this.options }, VARIANTS.search, (message) =>
         warnOnce(`<assist-search widget="${client.widgetKey}">: ${message}`),
       );
-      this.strings = stringsFor(client.resolveLocale(config));
+      this.strings = await loadStrings(client.resolveLocale(config));
       applyTheme(this, config);
       this.variant = config.variant;
       this.recent = new RecentSearches(client.widgetKey);

@@ -4,22 +4,30 @@
  * back along zh-HK → zh-Hant → en rather than showing a key.
  */
 import type { Locale } from '../../../wire/contract.js';
-import { createTranslator } from '../../i18n/index.js';
-import { de } from '../../i18n/translations/de.js';
-import { en, type TranslationKey } from '../../i18n/translations/en.js';
-import { es } from '../../i18n/translations/es.js';
-import { fr } from '../../i18n/translations/fr.js';
-import { it } from '../../i18n/translations/it.js';
-import { ja } from '../../i18n/translations/ja.js';
-import { ko } from '../../i18n/translations/ko.js';
-import { nl } from '../../i18n/translations/nl.js';
-import { ptBR } from '../../i18n/translations/pt-BR.js';
-import { th } from '../../i18n/translations/th.js';
-import { zhHans } from '../../i18n/translations/zh-Hans.js';
-import { zhHant } from '../../i18n/translations/zh-Hant.js';
-import { zhHK } from '../../i18n/translations/zh-HK.js';
+import { createTranslator, LOCALE_FALLBACK } from '../../i18n/index.js';
+import { en, type Translation, type TranslationKey } from '../../i18n/translations/en.js';
+import { warnOnce } from '../../core/warn.js';
 
-const CATALOGS = { en, nl, de, fr, es, it, 'pt-BR': ptBR, 'zh-Hans': zhHans, 'zh-Hant': zhHant, 'zh-HK': zhHK, ja, ko, th } as const;
+/**
+ * Every other locale is a file of its own, imported when a widget first needs it: a visitor
+ * downloads the strings of their language only. English is built in, as the fallback.
+ */
+const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<Translation>> = {
+  nl: () => import('../../i18n/translations/nl.js').then((module) => module.nl),
+  de: () => import('../../i18n/translations/de.js').then((module) => module.de),
+  fr: () => import('../../i18n/translations/fr.js').then((module) => module.fr),
+  es: () => import('../../i18n/translations/es.js').then((module) => module.es),
+  it: () => import('../../i18n/translations/it.js').then((module) => module.it),
+  'pt-BR': () => import('../../i18n/translations/pt-BR.js').then((module) => module.ptBR),
+  'zh-Hans': () => import('../../i18n/translations/zh-Hans.js').then((module) => module.zhHans),
+  'zh-Hant': () => import('../../i18n/translations/zh-Hant.js').then((module) => module.zhHant),
+  'zh-HK': () => import('../../i18n/translations/zh-HK.js').then((module) => module.zhHK),
+  ja: () => import('../../i18n/translations/ja.js').then((module) => module.ja),
+  ko: () => import('../../i18n/translations/ko.js').then((module) => module.ko),
+  th: () => import('../../i18n/translations/th.js').then((module) => module.th),
+};
+
+const catalogs: { en: typeof en } & Partial<Record<Locale, Translation>> = { en };
 
 /** Keys with `_one`/`_other` forms, named without the suffix. */
 type PluralKey = TranslationKey extends infer Key ? (Key extends `${infer Base}_other` ? Base : never) : never;
@@ -34,10 +42,14 @@ export interface Strings {
 
 const cache = new Map<Locale, Strings>();
 
+/**
+ * The strings of `locale`, once {@link loadStrings} has loaded it (English always is); a locale
+ * not loaded yet reads as English.
+ */
 export function stringsFor(locale: Locale): Strings {
   const cached = cache.get(locale);
   if (cached) return cached;
-  const translate = createTranslator<typeof en>(CATALOGS, locale);
+  const translate = createTranslator<typeof en>(catalogs, locale);
   const rules = new Intl.PluralRules(locale);
   const strings = Object.assign((key: TranslationKey, params?: Record<string, string | number>) => translate(key, params), {
     locale,
@@ -47,7 +59,24 @@ export function stringsFor(locale: Locale): Strings {
       return translate(chosen, { count: count.toLocaleString(locale), ...params });
     },
   });
-  cache.set(locale, strings);
+  if (catalogs[locale]) cache.set(locale, strings);
   return strings;
+}
+
+/**
+ * Loads the strings of `locale` (and of the locale it falls back to, zh-HK → zh-Hant) and
+ * returns them. When a file cannot be loaded the widget speaks English rather than failing.
+ *
+ * @example this.strings = await loadStrings(client.resolveLocale(config));
+ */
+export async function loadStrings(locale: Locale): Promise<Strings> {
+  try {
+    for (let current: Locale | undefined = locale; current && current !== 'en'; current = LOCALE_FALLBACK[current]) {
+      catalogs[current] ??= await LOADERS[current]();
+    }
+  } catch (error) {
+    warnOnce(`The ${locale} strings could not be loaded; the widget is shown in English.`, error);
+  }
+  return stringsFor(locale);
 }
 
