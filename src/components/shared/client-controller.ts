@@ -8,8 +8,8 @@ import type { StreamStatus, WidgetConfig } from '../../../wire/contract.js';
 import type { AssistClient, ClientEvents } from '../../client/types.js';
 import type { ClientStatus } from '../../core/status.js';
 
-/** Longest wait for a frame before tokens are rendered anyway. */
-const FRAME_FALLBACK_MS = 50;
+/** How long tokens gather before they are rendered together. */
+const TOKEN_RENDER_INTERVAL_MS = 33;
 
 export class ClientController implements ReactiveController {
   /** The answer status of the latest chat or summarize call. */
@@ -58,24 +58,17 @@ export class ClientController implements ReactiveController {
   }
 
   /**
-   * Tokens arrive faster than a screen refreshes (each in its own task, so Lit cannot batch
-   * them): one render per frame shows them all at a fraction of the cost of one per token.
-   * Everything else (status, the complete reply, errors) renders at once.
+   * Tokens arrive faster than anyone reads (each in its own task, so Lit cannot batch them):
+   * rendering what arrived some thirty times a second looks as smooth as once per token, at a
+   * fraction of the cost. Everything else (status, the complete reply, errors) renders at once.
    */
-  private renderNextFrame(): void {
+  private renderSoon(): void {
     if (this.cancelScheduled) return;
-    const render = () => {
-      this.cancelScheduled?.();
+    const timer = setTimeout(() => {
       this.cancelScheduled = null;
       this.host.requestUpdate();
-    };
-    // A page in the background gets no frames: the timer keeps its text coming all the same.
-    const frame = requestAnimationFrame(render);
-    const timer = setTimeout(render, FRAME_FALLBACK_MS);
-    this.cancelScheduled = () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
+    }, TOKEN_RENDER_INTERVAL_MS);
+    this.cancelScheduled = () => clearTimeout(timer);
   }
 
   private subscribe(): void {
@@ -86,7 +79,7 @@ export class ClientController implements ReactiveController {
         client.on(name, (payload) => {
           apply?.(payload);
           this.onEvent?.(name, payload);
-          if (name === 'token') this.renderNextFrame();
+          if (name === 'token') this.renderSoon();
           else this.host.requestUpdate();
         }),
       );
