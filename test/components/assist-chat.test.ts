@@ -1,4 +1,5 @@
 import { expect } from '@esm-bundle/chai';
+import { fakeSpeechRecognition } from './fake-speech.js';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import { http, HttpResponse } from 'msw';
 import type { ConversationSummary, WidgetConfig } from '../../wire/contract.js';
@@ -635,38 +636,20 @@ describe('<assist-chat> look and language', () => {
   });
 
   it('offers voice input in the UI language where the browser has speech recognition', async () => {
-    const started: string[] = [];
-    class FakeRecognition {
-      lang = '';
-      onresult: ((event: unknown) => void) | null = null;
-      onend: (() => void) | null = null;
-      onerror = null;
-      start() {
-        started.push(this.lang);
-        setTimeout(() => {
-          this.onresult?.({ resultIndex: 0, results: [{ isFinal: true, 0: { transcript: 'reset my password' } }] });
-          this.onend?.();
-        }, 10);
-      }
-      stop() {}
-      abort() {}
-    }
-    const scope = window as unknown as { SpeechRecognition?: unknown; webkitSpeechRecognition?: unknown };
-    const original = { SpeechRecognition: scope.SpeechRecognition, webkitSpeechRecognition: scope.webkitSpeechRecognition };
     const withoutSpeech = await mountChat({}, { ...CONFIG, speech_input: false });
     expect(withoutSpeech.$('[part="mic-button"]')).to.equal(null);
     withoutSpeech.controller.destroy();
 
-    scope.SpeechRecognition = scope.webkitSpeechRecognition = FakeRecognition;
+    const speech = fakeSpeechRecognition('reset my password');
     try {
       const chat = await mountChat({}, { ...CONFIG, speech_input: true });
       const mic = chat.$('[part="mic-button"]')!;
       expect(mic.getAttribute('aria-label')).to.equal(en.speechStart);
       mic.click();
       await until(() => expect(chat.input().value).to.equal('reset my password'));
-      expect(started).to.deep.equal(['en']);
+      expect(speech.started).to.deep.equal(['en']);
     } finally {
-      Object.assign(scope, original);
+      speech.restore();
     }
   });
 });

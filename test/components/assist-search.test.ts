@@ -1,4 +1,5 @@
 import { expect } from '@esm-bundle/chai';
+import { fakeSpeechRecognition } from './fake-speech.js';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import { delay, http, HttpResponse } from 'msw';
 import { defaultConfig, type Hit, type WidgetConfig } from '../../wire/contract.js';
@@ -638,27 +639,8 @@ describe('<assist-search> look and language', () => {
 
   it('searches what the visitor says into the microphone, in the UI language', async () => {
     const queries = searchApi();
-    const scope = window as unknown as { SpeechRecognition?: unknown; webkitSpeechRecognition?: unknown };
-    const original = { standard: scope.SpeechRecognition, prefixed: scope.webkitSpeechRecognition };
-    const started: string[] = [];
-    scope.SpeechRecognition = scope.webkitSpeechRecognition = class {
-      lang = '';
-      onresult: ((event: unknown) => void) | null = null;
-      onend: (() => void) | null = null;
-      start() {
-        started.push(this.lang);
-        setTimeout(() => {
-          this.onresult?.({ resultIndex: 0, results: [{ isFinal: true, 0: { transcript: 'reset password' } }] });
-          this.onend?.();
-        }, 10);
-      }
-      stop() {}
-      abort() {}
-    };
-    cleanups.push(() => {
-      scope.SpeechRecognition = original.standard;
-      scope.webkitSpeechRecognition = original.prefixed;
-    });
+    const speech = fakeSpeechRecognition('reset password');
+    cleanups.push(speech.restore);
     const search = await mountSearch({}, { ...SEARCH_CONFIG, speech_input: true, debounce: 5000 });
     search.element.show();
     await search.element.updateComplete;
@@ -666,7 +648,7 @@ describe('<assist-search> look and language', () => {
     expect(mic.getAttribute('aria-label')).to.equal(en.speechStart);
     mic.click();
     await until(() => expect(queries).to.deep.equal(['reset password']));
-    expect(started).to.deep.equal(['en']);
+    expect(speech.started).to.deep.equal(['en']);
     expect(search.input().value).to.equal('reset password');
   });
 
