@@ -334,10 +334,12 @@ BEGIN
     SELECT search_any(phraseto_tsquery(config, p_phrase)) INTO v_phrase FROM unnest(v_configs) AS config;
   END IF;
 
-  -- The body index is asked only for the words on at most a twentieth of the pages (the
-  -- rarest always); sections it finds are checked for the others.
+  -- The body index is asked only for the words on at most a quarter of the pages (the
+  -- rarest always); sections it finds are checked for the others. Intersecting posting
+  -- lists in the index is cheaper than checking each section found for a word on a tenth of
+  -- the pages; only for a word on most of them is the check cheaper than its long list.
   SELECT search_all(word.query),
-         search_all(word.query) FILTER (WHERE word.pages <= v_total / 20 OR word.pages = (SELECT min(pages) FROM unnest(v_pages) AS pages))
+         search_all(word.query) FILTER (WHERE word.pages <= v_total / 4 OR word.pages = (SELECT min(pages) FROM unnest(v_pages) AS pages))
     INTO v_match, v_index
     FROM unnest(v_queries, v_pages) AS word(query, pages);
   IF v_index::text = v_match::text THEN
