@@ -114,6 +114,18 @@ export function sseResponse(events: StreamEvent[], options: StreamOptions = {}):
   return streamResponse(encodeEvents(events), options);
 }
 
+/** An answer stream the test feeds event by event, then closes. */
+export function controlledStream() {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  return {
+    response: () => new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } }),
+    send: (...events: StreamEvent[]) => controller.enqueue(encoder.encode(encodeEvents(events))),
+    close: () => controller.close(),
+  };
+}
+
 /** Rejection of `promise`, failing the test when it resolves. */
 export async function rejectionOf(promise: Promise<unknown>): Promise<any> {
   try {

@@ -11,23 +11,9 @@ import { clearConfigCache } from '../../src/core/config-cache.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
 import { ja } from '../../src/i18n/translations/ja.js';
-import { API, CONFIG, FAST_RETRY, REPLY, WIDGET_KEY, chatEvents, encodeEvents, errorBody, hit, tick, useMockApi, worker, type StreamEvent } from '../client/support.js';
+import { API, controlledStream, CONFIG, FAST_RETRY, REPLY, WIDGET_KEY, chatEvents, encodeEvents, errorBody, hit, tick, useMockApi, worker, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
-
-/** An answer stream the test feeds event by event. */
-function controlledStream() {
-  const encoder = new TextEncoder();
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-  return {
-    response: () => new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } }),
-    send(...events: StreamEvent[]) {
-      controller.enqueue(encoder.encode(encodeEvents(events)));
-    },
-    close: () => controller.close(),
-  };
-}
 
 /** Resolves when `check` passes, retrying until it does (or fails after a while). */
 async function until(check: () => unknown, timeout = 3000): Promise<void> {

@@ -11,7 +11,7 @@ import type { ClientOptions } from '../../src/client/types.js';
 import { clearConfigCache } from '../../src/core/config-cache.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
-import { API, FAST_RETRY, WIDGET_KEY, encodeEvents, hit, ownStorageKeys, tick, useMockApi, worker, type StreamEvent } from '../client/support.js';
+import { API, controlledStream, FAST_RETRY, WIDGET_KEY, encodeEvents, hit, ownStorageKeys, tick, useMockApi, worker, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
 
@@ -29,18 +29,6 @@ async function until(check: () => unknown, timeout = 3000): Promise<void> {
     if (Date.now() - start > timeout) throw new Error(`Condition not met: ${check}`);
     await tick(10);
   }
-}
-
-/** An answer stream the test feeds event by event. */
-function controlledStream() {
-  const encoder = new TextEncoder();
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-  return {
-    response: () => new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } }),
-    send: (...events: StreamEvent[]) => controller.enqueue(encoder.encode(encodeEvents(events))),
-    close: () => controller.close(),
-  };
 }
 
 /** Answers every search with `hitsFor(query)`, numbering queries q_1, q_2… */
