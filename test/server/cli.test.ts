@@ -11,17 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS, main } from '../../server/cli.js';
+import { jsonOf, runInProcess, type CliResult } from './cli-run.js';
 import { freshPostgresDatabase, onPostgres, startTestServer, type TestServer } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'server', 'cli.ts');
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
 
 /** Runs `assist-server ARGS` as a child process, as `node --import tsx server/cli.ts` in the project root. */
 function runCli(args: string[]): Promise<CliResult> {
@@ -31,14 +25,8 @@ function runCli(args: string[]): Promise<CliResult> {
   delete env.ASSIST_DATA;
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env, timeout: 120_000 }, (error, stdout, stderr) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
       const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, stdout, stderr, json });
+      resolve({ code, stdout, stderr, json: jsonOf(stdout) });
     });
   });
 }
@@ -71,18 +59,7 @@ const cli: Runner = (...args) => runCli([...args, ...databaseFlags]);
  * The same through `main` in this process: the same code path minus the process start,
  * for the checks beyond the operator's main path (each child process costs seconds).
  */
-const inProcess: Runner = async (...args) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await main([...args, ...databaseFlags], { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), env: {} });
-  let json: unknown;
-  try {
-    json = JSON.parse(stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code, stdout, stderr, json };
-};
+const inProcess: Runner = (...args) => runInProcess([...args, ...databaseFlags]);
 
 /** A command that must succeed; returns its JSON output. */
 async function succeed(args: string[], run: Runner = cli): Promise<any> {

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../server/cli.js';
+import { runInProcess, type CliResult } from './cli-run.js';
 import { baseFixture, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -26,29 +26,8 @@ after(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-interface IngestRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
-
-async function runIngest(args: string[], options: { terminal?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<IngestRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['ingest', ...args], {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: options.env ?? {},
-    stderrIsTerminal: options.terminal ?? false,
-  });
-  let json: unknown;
-  try {
-    json = JSON.parse(stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code, stdout, stderr, json };
+function runIngest(args: string[], options: { terminal?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return runInProcess(['ingest', ...args], { env: options.env, stderrIsTerminal: options.terminal });
 }
 
 async function listPages(source: string): Promise<any[]> {
