@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import typescript from '@rollup/plugin-typescript';
@@ -39,19 +39,6 @@ const SHARED = [
 const REGISTRY = "globalThis[Symbol.for('assist.v1.modules')]";
 const WIDGETS = { chat: 'src/components/assist-chat/index.ts', search: 'src/components/assist-search/index.ts' };
 
-/** The names of a shared module's value exports (its types vanish in compilation). */
-function valueExports(file) {
-  const source = readFileSync(resolve(root, file), 'utf8');
-  const names = [...source.matchAll(/^export (?:async )?(?:function\*?|class|const|let|abstract class) (\w+)/gm)].map((match) => match[1]);
-  for (const [, list] of source.matchAll(/^export \{([^}]*)\}/gm)) {
-    for (const item of list.split(',')) {
-      const name = item.trim().split(/\s+as\s+/).pop();
-      if (name && !item.trim().startsWith('type ')) names.push(name);
-    }
-  }
-  return names;
-}
-
 /** Widget build: imports of a SHARED module become reads from the registry of `assist.js`. */
 function takeSharedFromAssistJs() {
   const shared = new Set(SHARED.map((file) => resolve(root, file)));
@@ -63,10 +50,11 @@ function takeSharedFromAssistJs() {
       if (resolved && shared.has(resolved.id)) return `\0assist-shared:${relative(root, resolved.id)}`;
       return null;
     },
-    load(id) {
+    async load(id) {
       if (!id.startsWith('\0assist-shared:')) return null;
       const file = id.slice('\0assist-shared:'.length);
-      const names = valueExports(file);
+      // The module's own exports, as rollup parsed them (its types vanished in compilation).
+      const { exports: names } = await this.load({ id: resolve(root, file) });
       return `const module = ${REGISTRY}[${JSON.stringify(file)}];\n${names.map((name) => `export const ${name} = module.${name};`).join('\n')}`;
     },
   };
