@@ -10,7 +10,7 @@
  * the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
-import { searchSections, type SectionHit } from '../search/search.js';
+import { publicHits, searchSections, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { keywords, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
@@ -101,7 +101,7 @@ export function groundingOf(sections: SectionHit[]): { sources: Source[]; sectio
 export async function fallbackHits(db: Queryable, input: Omit<RetrievalInput, 'previousQuestions'>): Promise<Hit[]> {
   let hits: SectionHit[] = await searchSections(db, { organisationId: input.organisationId, sources: input.sources, query: input.question, limit: 10 });
   if (hits.length === 0) hits = await retrieveSections(db, { ...input, previousQuestions: [], limit: 10 });
-  return hits.map(({ text: _text, ...hit }) => hit);
+  return publicHits(hits);
 }
 
 function normaliseUrl(url: string | undefined): string | undefined {

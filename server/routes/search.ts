@@ -4,7 +4,7 @@ import { authoriseWidget } from '../http/auth.js';
 import { readJson } from '../http/body.js';
 import type { Route } from '../http/router.js';
 import { optionalInteger, requireString } from '../http/validate.js';
-import { searchSections } from '../search/search.js';
+import { publicHits, searchSections } from '../search/search.js';
 import { sessionIdFrom } from '../store/sessions.js';
 import { MAX_QUESTION } from './chat.js';
 
@@ -35,7 +35,7 @@ export const searchRoutes: Route[] = [
         limit,
         language: widget.config.default_language,
       });
-      const hits = sections.map(({ text: _text, ...hit }) => hit);
+      const hits = publicHits(sections);
       // Recorded so that clicks carrying this id join the search (the search → click funnel).
       const queryId = `q_${randomBytes(12).toString('hex')}`;
       await app.db.query(

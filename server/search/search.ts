@@ -70,6 +70,11 @@ interface RunResult {
   partial: SectionRow[];
 }
 
+/** Hits as a visitor receives them: without the section text kept for answer engines. */
+export function publicHits(sections: SectionHit[]): Hit[] {
+  return sections.map(({ text: _text, ...hit }) => hit);
+}
+
 export async function searchSections(db: Queryable, params: SearchParams): Promise<SectionHit[]> {
   const limit = Math.max(0, Math.min(Math.floor(params.limit), MAX_LIMIT));
   const chunks = parseQuery(params.query);
