@@ -544,11 +544,11 @@ export class AssistSearch extends LitElement {
         onSources: (sources) => {
           if (current()) this.summarySources = sources;
         },
+        // Shown by the render the client's token event schedules (a few times a second, not per token).
         onToken: (_delta, text) => {
           if (!current()) return;
           this.summary.set(text);
           this.summaryPhase = 'streaming';
-          this.requestUpdate();
         },
       });
       if (!current()) return;

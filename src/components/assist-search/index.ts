@@ -17,7 +17,6 @@ export type { AssistSearchDetail, AssistSearchEventMap, AssistSelectDetail, Sear
  * - inline: the field and its results fill `target`; or, when `trigger` names an `<input>` of
  *   the page, results appear right after that input (or in `target` when given).
  *
- *
  * @example
  * const search = await createSearchWidget('acme/docs', { variant: 'inline', target: '#search' });
  * await search.mount();
