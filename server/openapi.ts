@@ -16,6 +16,7 @@ import {
   WIDGET_TYPES,
   type ErrorCode,
 } from '../wire/contract.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './routes/search.js';
 
 // ---------------------------------------------------------------------------------------
 // The slice of OpenAPI 3.1 (and JSON Schema 2020-12) this document uses.
@@ -462,7 +463,7 @@ const schemas: Record<string, Schema> = {
   SearchRequest: object(
     {
       query: string('What the visitor typed.'),
-      limit: integer('How many hits at most.'),
+      limit: integer('How many hits at most.', { minimum: 1, maximum: MAX_SEARCH_LIMIT, default: DEFAULT_SEARCH_LIMIT }),
       sessionId: ref('SessionId'),
     },
     ['query'],
