@@ -38,6 +38,8 @@ async function askChat(page: Page, question: string): Promise<void> {
   await input.fill(question);
   await input.press('Enter');
   await page.locator('assist-chat [part="source-link"]').first().waitFor({ timeout: 30_000 });
+  // Sources come before the text: the answer is whole once its actions (copy, or retry) show.
+  await page.locator('assist-chat .message.assistant .actions').last().waitFor({ timeout: 30_000 });
 }
 
 const PAGES: [path: string, widget: string | null][] = [
