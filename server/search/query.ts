@@ -88,6 +88,35 @@ export function adjacentSwaps(word: string): string[] {
   return [...swaps];
 }
 
+/**
+ * A word's deletion neighbourhood: itself and every spelling with up to `edits` letters
+ * taken out. The vocabulary keeps each word with its one-letter deletions
+ * (`search_deletions`), so a dictionary word one edit away shares one of these; with two
+ * edits allowed, deletions of two letters find a word with a letter changed and one added.
+ * Past twelve letters the two-letter deletions grow many and the trigram index takes over.
+ */
+export function deletionNeighbourhood(word: string, edits: number): string[] {
+  const spellings = new Set([word]);
+  let last = [word];
+  for (let round = 0; round < Math.min(edits, [...word].length > MAX_TWO_DELETION_LETTERS ? 1 : 2); round++) {
+    const next: string[] = [];
+    for (const spelling of last) {
+      const letters = [...spelling];
+      for (let index = 0; index < letters.length; index++) {
+        const shorter = letters.slice(0, index).join('') + letters.slice(index + 1).join('');
+        if (!spellings.has(shorter)) {
+          spellings.add(shorter);
+          next.push(shorter);
+        }
+      }
+    }
+    last = next;
+  }
+  return [...spellings];
+}
+
+const MAX_TWO_DELETION_LETTERS = 12;
+
 /** The words of a query that are complete (not a prefix still being typed), for a phrase match. */
 export function phraseText(chunks: QueryChunk[]): string {
   const words = chunks.filter((chunk) => chunk.kind === 'plain').map((chunk) => chunk.text);

@@ -17,8 +17,8 @@
  *   alone, where the title counts ten times the body, a heading five times, the section's
  *   first paragraph twice, and length is normalised away; holding the words as typed, next
  *   to each other, counts 30% more. A bounded set of candidates is ranked (heading matches
- *   first, and only those when they are enough), so cost does not grow with the number of
- *   pages that mention a common word; the body index is asked only for the rarer words.
+ *   first, and only those when there are enough), so cost does not grow with the number of
+ *   pages that mention a common word.
  *
  * Here: a page's second and later sections are discounted, so one long page cannot fill
  * the list, and snippets are cut and escaped (snippet.ts).
@@ -26,7 +26,7 @@
 import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { textSearchConfig } from './language.js';
-import { adjacentSwaps, highlightTerms, parseQuery, phraseText, type ResolvedGroup } from './query.js';
+import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
 import { buildSnippet, type HighlightTerms } from './snippet.js';
 
 export interface SearchParams {
@@ -44,8 +44,12 @@ export interface SectionHit extends Hit {
   text: string;
 }
 
-/** Candidates ranked per query: sections whose title or headings match, then others. */
+/**
+ * Candidates ranked per query: sections whose title or headings match, then, unless
+ * HEADINGS_ENOUGH of those were found, others that mention the words.
+ */
 const HEADING_CANDIDATES = 50;
+const HEADINGS_ENOUGH = 10;
 const BODY_CANDIDATES = 80;
 /** Each further section of a page already listed counts this much less. */
 const SAME_PAGE_DISCOUNT = 0.6;
@@ -79,11 +83,16 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
   const limit = Math.max(0, Math.min(Math.floor(params.limit), MAX_LIMIT));
   const chunks = parseQuery(params.query);
   if (chunks.length === 0 || params.sources.length === 0 || limit === 0) return [];
-  const swaps = chunks.flatMap((chunk, index) => (chunk.maxEdits > 0 ? adjacentSwaps(chunk.text).map((swap) => ({ group: index + 1, swap })) : []));
+  // Per word that may be misspelt: spellings the database compares and looks up (search_run).
+  const spellings = (of: (chunk: QueryChunk) => string[]) =>
+    chunks.flatMap((chunk, index) => (chunk.maxEdits > 0 ? of(chunk).map((spelling) => ({ group: index + 1, spelling })) : []));
+  const swaps = spellings((chunk) => adjacentSwaps(chunk.text));
+  const nearby = spellings((chunk) => deletionNeighbourhood(chunk.text, chunk.maxEdits));
   // A few more than asked for, so that discounting repeats of a page can let other pages in.
   const wanted = Math.min(limit + 10, 2 * limit);
   const [row] = await db.query<{ result: RunResult }>(
-    'SELECT search_run($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9, $10, $11, $12, $13) AS result',
+    `SELECT search_run($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::int[], $10::text[],
+                       $11, $12, $13, $14, $15, $16) AS result`,
     [
       params.organisationId,
       params.sources,
@@ -92,11 +101,14 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
       chunks.map((chunk) => chunk.kind),
       chunks.map((chunk) => chunk.maxEdits),
       swaps.map((entry) => entry.group),
-      swaps.map((entry) => entry.swap),
+      swaps.map((entry) => entry.spelling),
+      nearby.map((entry) => entry.group),
+      nearby.map((entry) => entry.spelling),
       phraseText(chunks),
       limit,
       wanted,
       HEADING_CANDIDATES,
+      HEADINGS_ENOUGH,
       BODY_CANDIDATES,
     ],
   );

@@ -43,6 +43,20 @@ describe('search', () => {
     assert.equal(prefix.json.hits[0]?.title, 'Installing the widget');
   });
 
+  test('forgives a letter dropped, added, changed or swapped, and two changed in a long word', async () => {
+    const slips: [string, string][] = [
+      ['colur ', 'Colours'], // dropped
+      ['darrk ', 'Colours'], // added
+      ['proxu ', 'Proxy settings'], // changed
+      ['balnace ', 'Answer credits'], // swapped
+      ['orgamisatiom ', 'Answer credits'], // two changed: no one-letter deletion of each meets
+    ];
+    for (const [query, title] of slips) {
+      const { hits } = (await search({ query })).json;
+      assert.equal(hits[0]?.title, title, `"${query.trim()}" should find ${title}`);
+    }
+  });
+
   test('a short word being typed matches the letters typed, not everything its stem would', async () => {
     const created = await server.request('POST', PAGES, {
       token: 'ak_test_all',

@@ -24,10 +24,10 @@ CREATE TABLE search_sections (
   heading tsvector NOT NULL,
   document tsvector NOT NULL
 );
--- A small pending list: PGlite never vacuums, so GIN's fast-update list is flushed only
--- when full, and every search scans it linearly until then.
-CREATE INDEX search_sections_document ON search_sections USING gin (document) WITH (gin_pending_list_limit = 256);
-CREATE INDEX search_sections_heading ON search_sections USING gin (heading) WITH (gin_pending_list_limit = 128);
+-- No pending list (fastupdate off): every search would scan it whole, and PGlite, which
+-- never vacuums, empties it only when full. A write merges its entries in at once.
+CREATE INDEX search_sections_document ON search_sections USING gin (document) WITH (fastupdate = off);
+CREATE INDEX search_sections_heading ON search_sections USING gin (heading) WITH (fastupdate = off);
 CREATE INDEX search_sections_page ON search_sections (page_id);
 
 -- A section's plain text: read for the few hits shown (snippets, answer grounding).
@@ -94,22 +94,37 @@ CREATE TRIGGER search_sections_count_added AFTER INSERT ON search_sections
 CREATE TRIGGER search_sections_count_removed AFTER DELETE ON search_sections
   REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION search_count_sections();
 
+-- A word and every spelling of it one letter shorter. Two words one edit apart (a letter
+-- changed, added or dropped, or two swapped) always share one of these, so an index over
+-- them finds a typo's neighbours from the typo's own deletions, without comparing it with
+-- the whole dictionary.
+CREATE FUNCTION search_deletions(p_word text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT array_agg(DISTINCT spelling) FROM (
+    SELECT p_word
+    UNION ALL
+    SELECT overlay(p_word PLACING '' FROM position FOR 1) FROM generate_series(1, length(p_word)) AS position
+  ) AS spellings(spelling)
+$$;
+
 -- Distinct words of an organisation's pages and in how many pages each occurs: the
--- dictionary that typos are corrected against (trigram index to find candidates, then
--- Levenshtein), surface words rather than stems, since people misspell words, not stems.
--- Kept by the indexer (server/search/indexer.ts), which splits text into words in one
--- place for every path; rows at zero pages stay for the next page that brings the word back.
+-- dictionary that typos are corrected against (deletion neighbourhoods or trigrams to
+-- find candidates, then Levenshtein), surface words rather than stems, since people
+-- misspell words, not stems. Kept by the indexer (server/search/indexer.ts), which splits
+-- text into words in one place for every path; rows at zero pages stay for the next page
+-- that brings the word back.
 CREATE TABLE search_vocabulary (
   word text COLLATE "C" NOT NULL,
   organisation_id text NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
   pages integer NOT NULL,
+  deletions text[] GENERATED ALWAYS AS (search_deletions(word)) STORED,
   -- Word first, `C` collation: a lookup names the word or its beginning (a range), and a
   -- planner without statistics (PGlite) is never tempted to read a whole organisation's
   -- words through this index.
   PRIMARY KEY (word, organisation_id)
 );
 -- fastupdate off: new words are rare once a source is loaded, and a pending list would be
--- scanned, trigram by trigram, by every corrected query.
+-- scanned by every corrected query.
+CREATE INDEX search_vocabulary_deletions ON search_vocabulary USING gin (deletions) WITH (fastupdate = off);
 CREATE INDEX search_vocabulary_trigrams ON search_vocabulary USING gin (word gin_trgm_ops) WITH (fastupdate = off);
 
 -- Sections that went with their page (a page, source or organisation delete cascading
@@ -141,7 +156,9 @@ CREATE TRIGGER search_sections_park_removed BEFORE DELETE ON search_sections
 -- The search itself, in two functions so that one round trip does it all and PL/pgSQL
 -- keeps each statement's plan for the session (planning these statements costs more than
 -- running them). server/search/query.ts turns what was typed into words; search.ts
--- explains the ranking.
+-- explains the ranking. Notices are kept from the client: each stop word of a question
+-- ("why", "is", "an") raises one, quoting the whole statement, which costs a search more
+-- than resolving a word.
 
 -- OR and AND over tsquery values; an empty query (what a stop word stems to) drops out.
 CREATE AGGREGATE search_any(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
@@ -150,20 +167,18 @@ CREATE AGGREGATE search_all(tsquery) (SFUNC = tsquery_and, STYPE = tsquery);
 -- Sections matching `p_match`, best first, as JSON. Ranking reads a bounded number of
 -- candidates: those whose title or headings match first (what a query is usually after),
 -- then others that mention the words, so a word on every page costs little more at 100,000
--- pages than at 1,000. When the heading matches alone fill their share, no others are read:
--- a section that merely mentions the words rarely outranks one about them, and reading the
--- body index is most of a search's cost. `p_index`, when given, is the part of `p_match`
--- (its rarer words) that the body index is asked for; the rest is checked on the sections
--- found, since a word on most pages narrows little and its posting list is the longest to
--- read. Score: for each word (up to 12), its weight (rarity) times ts_rank
--- of the section for that word alone (title 1.0, headings 0.5, first paragraph 0.2, body
--- 0.1; divided by 1 + log2 of the length), times 1.3 when the words stand together as
--- typed. Written out term by term: a subquery over the arrays costs more per section than
+-- pages than at 1,000. When `p_headings_enough` heading matches are found, no others are
+-- read: a section that merely mentions the words rarely outranks one about them, and
+-- reading the body index is most of a search's cost. `p_index`, when given, is the part of
+-- `p_match` that the body index is asked for; the rest is checked on the sections found.
+-- Score: for each word (up to 12), its weight (rarity) times ts_rank of the section for
+-- that word alone (title 1.0, headings 0.5, first paragraph 0.2, body 0.1; divided by
+-- 1 + log2 of the length), times 1.3 when the words stand together as typed. Written out term by term: a subquery over the arrays costs more per section than
 -- the ranking itself.
 CREATE FUNCTION search_ranked(
   p_organisation text, p_sources text[], p_match tsquery, p_index tsquery, p_queries tsquery[], p_weights float8[],
-  p_phrase tsquery, p_exclude text[], p_limit integer, p_heading_candidates integer, p_body_candidates integer,
-  p_tier integer
+  p_phrase tsquery, p_exclude text[], p_limit integer, p_heading_candidates integer, p_headings_enough integer,
+  p_body_candidates integer, p_tier integer
 ) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   RETURN (
@@ -180,7 +195,7 @@ BEGIN
         WHERE organisation_id = p_organisation AND source_id = ANY (p_sources) AND document @@ coalesce(p_index, p_match)
           AND NOT (heading @@ p_match) AND NOT (id = ANY (p_exclude))
           AND (p_index IS NULL OR ts_match_vq(document, p_match))
-        LIMIT CASE WHEN (SELECT count(*) FROM heading_candidate) >= p_heading_candidates THEN 0 ELSE p_body_candidates END)
+        LIMIT CASE WHEN (SELECT count(*) FROM heading_candidate) >= p_headings_enough THEN 0 ELSE p_body_candidates END)
     ),
     scored AS (
       SELECT candidate.id, candidate.page_id, candidate.source_id, candidate.url, candidate.title, candidate.path,
@@ -214,16 +229,19 @@ END $$;
 -- and, when fewer than `p_enough` do, those missing one word, then those holding any
 -- ('partial'). Per word (`p_words`, with
 -- `p_kinds` plain / prefix / phrase): its stems in every configuration the sources use (and
--- the visitor's), typo corrections from the vocabulary (trigram index, then Levenshtein,
--- where a swap of two adjacent letters, given as `p_swaps`, counts as one edit; at most
--- three, and for a word that exists only neighbours twenty times as common, and none for a
--- word on more than a two-hundredth of the pages: one that common is meant), and how many
--- pages hold it, for its weight (BM25's inverse document frequency).
+-- the visitor's), typo corrections from the vocabulary (candidates are the words sharing a
+-- deletion neighbourhood with `p_nearby`, the word's own, and only when none of those is
+-- close enough, for a word allowed two edits, the trigram index; then Levenshtein, where a
+-- swap of two adjacent letters, given as `p_swaps`, counts as one edit; at most three
+-- corrections, for a word that exists only neighbours twenty times as common, and none for
+-- a word on more than a two-hundredth of the pages: one that common is meant), and how
+-- many pages hold it, for its weight (BM25's inverse document frequency).
 CREATE FUNCTION search_run(
   p_organisation text, p_sources text[], p_languages text[],
   p_words text[], p_kinds text[], p_max_edits integer[], p_swap_groups integer[], p_swaps text[],
-  p_phrase text, p_enough integer, p_wanted integer, p_heading_candidates integer, p_body_candidates integer
-) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+  p_nearby_groups integer[], p_nearby text[], p_phrase text, p_enough integer, p_wanted integer,
+  p_heading_candidates integer, p_headings_enough integer, p_body_candidates integer
+) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan SET client_min_messages = warning AS $$
 DECLARE
   v_configs regconfig[];
   v_count integer;
@@ -233,6 +251,7 @@ DECLARE
   v_queries tsquery[];
   v_weights float8[];
   v_pages integer[];
+  v_prefixes boolean[];
   v_required tsquery[];
   v_match tsquery;
   v_index tsquery;
@@ -260,20 +279,39 @@ BEGIN
       FROM chunk
       LEFT JOIN search_vocabulary vocabulary ON vocabulary.word = chunk.word AND vocabulary.organisation_id = p_organisation
   ),
-  candidate AS (
-    SELECT typed.grp, neighbour.word, neighbour.pages,
-           least(levenshtein_less_equal(neighbour.word, typed.word, typed.max_edits),
-                 1 + coalesce((SELECT min(levenshtein_less_equal(neighbour.word, swap.word, typed.max_edits - 1))
-                                 FROM unnest(p_swap_groups, p_swaps) AS swap(grp, word)
-                                WHERE swap.grp = typed.grp), typed.max_edits)) AS distance
-      FROM typed CROSS JOIN LATERAL (
+  -- A prefix that completes to real words is a word being typed, not a typo; a word on
+  -- more than a two-hundredth of the pages is one the pages use, and looking for its
+  -- neighbours is a large share of a search.
+  misspelt AS MATERIALIZED (
+    SELECT * FROM typed WHERE typed.max_edits > 0 AND NOT typed.completes AND typed.pages * 200 <= v_total
+  ),
+  nearby AS MATERIALIZED (
+    SELECT misspelt.grp, neighbour.word, neighbour.pages
+      FROM misspelt CROSS JOIN LATERAL (
         SELECT word, pages FROM search_vocabulary
-         WHERE organisation_id = p_organisation AND word % typed.word AND word <> typed.word AND pages > 0
+         WHERE organisation_id = p_organisation AND word <> misspelt.word AND pages > 0
+           AND deletions && ARRAY(SELECT nearby.word FROM unnest(p_nearby_groups, p_nearby) AS nearby(grp, word)
+                                   WHERE nearby.grp = misspelt.grp)
       ) AS neighbour
-     -- A prefix that completes to real words is a word being typed, not a typo; a word on
-     -- more than a two-hundredth of the pages is one the pages use, and looking for its
-     -- neighbours (the trigram index, then Levenshtein) is a large share of a search.
-     WHERE typed.max_edits > 0 AND NOT typed.completes AND typed.pages * 200 <= v_total
+  ),
+  -- Two edits can be two changed letters, which share no neighbourhood: the trigram index
+  -- looks further, for the few words nothing nearby corrects.
+  distant AS (
+    SELECT misspelt.grp, neighbour.word, neighbour.pages
+      FROM misspelt CROSS JOIN LATERAL (
+        SELECT word, pages FROM search_vocabulary
+         WHERE organisation_id = p_organisation AND word % misspelt.word AND word <> misspelt.word AND pages > 0
+      ) AS neighbour
+     WHERE misspelt.max_edits > 1 AND NOT EXISTS (
+       SELECT FROM nearby WHERE nearby.grp = misspelt.grp AND levenshtein_less_equal(nearby.word, misspelt.word, 2) <= 2)
+  ),
+  candidate AS (
+    SELECT misspelt.grp, found.word, found.pages,
+           least(levenshtein_less_equal(found.word, misspelt.word, misspelt.max_edits),
+                 1 + coalesce((SELECT min(levenshtein_less_equal(found.word, swap.word, misspelt.max_edits - 1))
+                                 FROM unnest(p_swap_groups, p_swaps) AS swap(grp, word)
+                                WHERE swap.grp = misspelt.grp), misspelt.max_edits)) AS distance
+      FROM (SELECT * FROM nearby UNION SELECT * FROM distant) AS found JOIN misspelt ON misspelt.grp = found.grp
   ),
   correction AS (
     SELECT candidate.grp, candidate.word,
@@ -289,42 +327,57 @@ BEGIN
   -- A word still being typed matches through its stem ("uses" finds "use"), except where the
   -- stem is under three letters: "ins" stems to "in", which would match nearly every word, so
   -- such a word matches the letters as typed ("ins" finds "install", "insert").
-  stemmed AS (
-    SELECT variant.*,
-           CASE
-             WHEN as_typed THEN to_tsquery('simple', variant.word || ':*')
-             WHEN variant.kind = 'prefix' THEN to_tsquery(config, variant.word || ':*')
-             WHEN variant.kind = 'phrase' THEN phraseto_tsquery(config, variant.word)
-             ELSE plainto_tsquery(config, variant.word)
-           END AS query,
-           CASE WHEN as_typed THEN ARRAY[variant.word] ELSE stems END AS lexemes
+  stemming AS (
+    SELECT variant.*, config, tsvector_to_array(to_tsvector(config, variant.word)) AS stems
       FROM variant CROSS JOIN unnest(v_configs) AS config
-      CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector(config, variant.word)) AS stems) AS stemming
-      CROSS JOIN LATERAL (
-        SELECT variant.kind = 'prefix' AND length(variant.word) >= 3
-               AND (SELECT min(length(stem)) FROM unnest(stemming.stems) AS stem) < 3 AS as_typed
-      ) AS typing
   ),
+  typing AS (
+    SELECT stemming.*,
+           kind = 'prefix' AND length(word) >= 3 AND EXISTS (SELECT FROM unnest(stems) AS stem WHERE length(stem) < 3) AS as_typed
+      FROM stemming
+  ),
+  stemmed AS (
+    SELECT grp, word, kind, corrected,
+           CASE
+             WHEN as_typed THEN to_tsquery('simple', word || ':*')
+             WHEN kind = 'prefix' THEN to_tsquery(config, word || ':*')
+             WHEN kind = 'phrase' THEN phraseto_tsquery(config, word)
+             ELSE plainto_tsquery(config, word)
+           END AS query,
+           CASE WHEN as_typed THEN ARRAY[word] ELSE stems END AS lexemes
+      FROM typing
+  ),
+  -- Pages holding the word: the fewest of any of its stems (a stem missing counts none),
+  -- for a prefix the sum over the stems it begins.
   measured AS (
     SELECT stemmed.*,
-           (SELECT min(frequency.pages) FROM unnest(stemmed.lexemes) AS stem(lexeme)
-              CROSS JOIN LATERAL (
-                SELECT coalesce(sum(pages), 0) AS pages FROM search_lexemes
-                 WHERE organisation_id = p_organisation AND lexeme >= stem.lexeme
-                   AND lexeme <= CASE WHEN stemmed.kind = 'prefix' THEN stem.lexeme || chr(1114111) ELSE stem.lexeme END
-              ) AS frequency) AS pages
+           CASE
+             WHEN kind = 'prefix' THEN
+               (SELECT min(frequency.pages) FROM unnest(stemmed.lexemes) AS stem(lexeme)
+                  CROSS JOIN LATERAL (
+                    SELECT coalesce(sum(pages), 0) AS pages FROM search_lexemes
+                     WHERE organisation_id = p_organisation AND lexeme >= stem.lexeme AND lexeme <= stem.lexeme || chr(1114111)
+                  ) AS frequency)
+             WHEN cardinality(stemmed.lexemes) = 1 THEN
+               coalesce((SELECT pages FROM search_lexemes WHERE organisation_id = p_organisation AND lexeme = stemmed.lexemes[1]), 0)
+             ELSE
+               (SELECT min(coalesce(frequency.pages, 0)) FROM unnest(stemmed.lexemes) AS stem(lexeme)
+                  LEFT JOIN search_lexemes frequency ON frequency.organisation_id = p_organisation AND frequency.lexeme = stem.lexeme)
+           END AS pages
       FROM stemmed
   ),
   grouped AS (
     SELECT grp, search_any(query) AS query, least(coalesce(max(pages), 0), v_total)::integer AS pages,
-           coalesce(array_agg(DISTINCT word) FILTER (WHERE corrected), '{}') AS corrections
+           coalesce(array_agg(DISTINCT word) FILTER (WHERE corrected), '{}') AS corrections,
+           bool_or(kind = 'prefix') AS prefix
       FROM measured GROUP BY grp
   )
   SELECT jsonb_agg(jsonb_build_object('group', grp, 'query', query::text, 'pages', pages, 'corrections', corrections) ORDER BY grp),
          array_agg(query ORDER BY grp),
          array_agg(ln(1 + (v_total - pages + 0.5) / (pages + 0.5)) ORDER BY grp),
-         array_agg(pages ORDER BY grp)
-    INTO v_groups, v_queries, v_weights, v_pages
+         array_agg(pages ORDER BY grp),
+         array_agg(prefix ORDER BY grp)
+    INTO v_groups, v_queries, v_weights, v_pages, v_prefixes
     FROM grouped WHERE numnode(query) > 0;
 
   IF v_queries IS NULL THEN
@@ -334,19 +387,21 @@ BEGIN
     SELECT search_any(phraseto_tsquery(config, p_phrase)) INTO v_phrase FROM unnest(v_configs) AS config;
   END IF;
 
-  -- The body index is asked only for the words on at most a quarter of the pages (the
-  -- rarest always); sections it finds are checked for the others. Intersecting posting
-  -- lists in the index is cheaper than checking each section found for a word on a tenth of
-  -- the pages; only for a word on most of them is the check cheaper than its long list.
+  -- The body index is asked for the rarest word and for the others it can intersect
+  -- cheaply; sections it finds are checked for the rest. Intersecting a whole word's
+  -- posting list with the others skips most of it, so only a word on most pages is left
+  -- to the check; a prefix is the union of every word it begins, read whole, so it is
+  -- asked for only when it is rare.
   SELECT search_all(word.query),
-         search_all(word.query) FILTER (WHERE word.pages <= v_total / 4 OR word.pages = (SELECT min(pages) FROM unnest(v_pages) AS pages))
+         search_all(word.query) FILTER (WHERE (NOT word.prefix AND word.pages <= v_total * 3 / 4) OR word.pages <= v_total / 10
+                                          OR word.pages = (SELECT min(pages) FROM unnest(v_pages) AS pages))
     INTO v_match, v_index
-    FROM unnest(v_queries, v_pages) AS word(query, pages);
+    FROM unnest(v_queries, v_pages, v_prefixes) AS word(query, pages, prefix);
   IF v_index::text = v_match::text THEN
     v_index := NULL;
   END IF;
   v_hits := search_ranked(p_organisation, p_sources, v_match, v_index, v_queries, v_weights, v_phrase, '{}',
-                          p_wanted, p_heading_candidates, p_body_candidates, 0);
+                          p_wanted, p_heading_candidates, p_headings_enough, p_body_candidates, 0);
   -- Too few sections hold every word: next those missing one word, then those holding any.
   -- Only words on at most a quarter of the pages count here (the rarest always): one on
   -- more says little about which sections are meant, matching it alone would bring in most
@@ -370,7 +425,7 @@ BEGIN
     v_partial := v_partial || search_ranked(
       p_organisation, p_sources, v_match, NULL, v_queries, v_weights, v_phrase,
       ARRAY(SELECT hit->>'id' FROM jsonb_array_elements(v_hits || v_partial) AS hit),
-      p_wanted - jsonb_array_length(v_hits) - jsonb_array_length(v_partial), p_heading_candidates, p_body_candidates, v_tier);
+      p_wanted - jsonb_array_length(v_hits) - jsonb_array_length(v_partial), p_heading_candidates, p_headings_enough, p_body_candidates, v_tier);
   END LOOP;
   RETURN jsonb_build_object('groups', v_groups, 'hits', v_hits, 'partial', v_partial);
 END $$;
