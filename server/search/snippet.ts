@@ -35,6 +35,12 @@ export function fold(text: string): string {
 }
 
 const TOKEN = /[\p{L}\p{M}\p{N}]+/gu;
+/** The word starting at `lastIndex` of ASCII text: TOKEN, for the letters and digits ASCII has. */
+const ASCII_TOKEN_AT = /[A-Za-z0-9]+/y;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 interface Span {
   start: number;
@@ -48,10 +54,25 @@ export function findMatches(text: string, terms: HighlightTerms): Span[] {
   const stems = [...new Set(terms.stems.map(fold))].filter((stem) => stem.length >= 2);
   const prefixes = [...new Set(terms.prefixes.map(fold))].filter(Boolean);
   const spans: Span[] = [];
-  for (const match of text.matchAll(TOKEN)) {
-    const token = fold(match[0]);
-    const term = matchingTerm(token, words, stems, prefixes);
-    if (term !== undefined) spans.push({ start: match.index, end: match.index + match[0].length, term });
+  const add = (start: number, token: string) => {
+    const term = matchingTerm(fold(token), words, stems, prefixes);
+    if (term !== undefined) spans.push({ start, end: start + token.length, term });
+  };
+  if (ASCII.test(text)) {
+    // Only a word beginning like a term can match one (matchingTerm): the regular expression
+    // engine finds those beginnings, so the many other words are never looked at one by one.
+    // ASCII only, as the text is: a Unicode pattern takes longer to compile than to run.
+    const beginnings = [...words, ...prefixes, ...stems, ...stems.filter((stem) => stem.endsWith('i')).map((stem) => stem.slice(0, -1))];
+    const ascii = [...new Set(beginnings)].filter((beginning) => beginning && ASCII.test(beginning));
+    if (ascii.length > 0) {
+      const pattern = new RegExp(`(?<![A-Za-z0-9])(?:${ascii.map(escapeRegExp).join('|')})`, 'gi');
+      for (const match of text.matchAll(pattern)) {
+        ASCII_TOKEN_AT.lastIndex = match.index;
+        add(match.index, ASCII_TOKEN_AT.exec(text)![0]);
+      }
+    }
+  } else {
+    for (const match of text.matchAll(TOKEN)) add(match.index, match[0]);
   }
   if (terms.phrases.length > 0) {
     const lower = text.toLowerCase();
