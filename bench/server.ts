@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ingest } from '../server/ingest/ingest.js';
 import { startServer } from '../server/main.js';
+import { optimiseEmbeddedDatabase } from '../server/store/db.js';
 import { runAnswerLatency, type LatencyReport } from './answer-latency.js';
 import { ensureManual, MANUAL_BASE_URL, MANUAL_DIR } from './corpus/manual.js';
 import { runSearchQuality, type QualityReport } from './search-quality.js';
@@ -167,6 +168,7 @@ export async function runServerBench(options: ServerBenchOptions = {}): Promise<
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  optimiseEmbeddedDatabase(); // as the server runs it (server/main.ts)
   runServerBench({ fresh: process.argv.includes('--fresh'), quick: process.argv.includes('--quick') }).then(
     (report) => {
       if (report.goals.some((goal) => !goal.met)) process.exitCode = 1;

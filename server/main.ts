@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createApp, type AppContext } from './app.js';
-import { openDb, type Db } from './store/db.js';
+import { openDb, optimiseEmbeddedDatabase, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
 import { startConversationPurge } from './store/conversations.js';
@@ -68,6 +68,7 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
 
 export async function runServer(argv: string[]): Promise<void> {
   const options = serverOptions(parseFlags(argv).flags);
+  if (!options.databaseUrl) optimiseEmbeddedDatabase();
   const running = await startServer(options);
   process.stdout.write(`listening on ${running.url}\n`);
   const stop = () => {

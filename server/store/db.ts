@@ -4,6 +4,7 @@
  * plain PostgreSQL SQL with `$1` parameters and never knows which one it has.
  */
 import { mkdirSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import type { Pool } from 'pg';
 
 export interface Queryable {
@@ -38,6 +39,18 @@ export interface DbOptions {
   databaseUrl?: string;
   /** Directory of the embedded database, or `memory`. */
   dataDir?: string;
+}
+
+/**
+ * For a process that serves for long (the server, and benchmarks that measure it): PGlite's
+ * WebAssembly is compiled by V8's optimising compiler before the first query, instead of
+ * by its baseline compiler and then re-optimised piece by piece while in use. The first
+ * open takes about two seconds longer; searches never run the slower baseline code, nor
+ * wait for a core while the optimiser works. Takes effect only before PGlite is first
+ * loaded in the process. Tests, which open and close databases, are quicker without it.
+ */
+export function optimiseEmbeddedDatabase(): void {
+  setFlagsFromString('--no-liftoff');
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
