@@ -35,8 +35,10 @@ export function fold(text: string): string {
 }
 
 const TOKEN = /[\p{L}\p{M}\p{N}]+/gu;
-/** The word starting at `lastIndex` of ASCII text: TOKEN, for the letters and digits ASCII has. */
-const ASCII_TOKEN_AT = /[A-Za-z0-9]+/y;
+/** A character of a word (TOKEN) in lowercased ASCII text. */
+function isAsciiLetterOrDigit(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -48,31 +50,62 @@ interface Span {
   term: string;
 }
 
-/** Where in `text` the query's terms occur, in order, not overlapping. */
-export function findMatches(text: string, terms: HighlightTerms): Span[] {
+/** The terms of one query, folded and compiled once for all the sections it shows. */
+interface PreparedTerms {
+  words: Set<string>;
+  stems: string[];
+  prefixes: string[];
+  /** Beginnings of the words that can match, in ASCII text; undefined when none is ASCII. */
+  asciiBeginnings?: RegExp;
+}
+
+const prepared = new WeakMap<HighlightTerms, PreparedTerms>();
+
+function prepare(terms: HighlightTerms): PreparedTerms {
+  let entry = prepared.get(terms);
+  if (entry) return entry;
   const words = new Set(terms.words.map(fold));
   const stems = [...new Set(terms.stems.map(fold))].filter((stem) => stem.length >= 2);
   const prefixes = [...new Set(terms.prefixes.map(fold))].filter(Boolean);
-  const spans: Span[] = [];
-  const add = (start: number, token: string) => {
-    const term = matchingTerm(fold(token), words, stems, prefixes);
-    if (term !== undefined) spans.push({ start, end: start + token.length, term });
+  // Only a word beginning like a term can match one (matchingTerm): the regular expression
+  // engine finds those beginnings, so the many other words are never looked at one by one.
+  // ASCII only, as the texts it is used on are: a Unicode pattern takes longer to compile than to run.
+  const beginnings = [...words, ...prefixes, ...stems, ...stems.filter((stem) => stem.endsWith('i')).map((stem) => stem.slice(0, -1))];
+  const ascii = [...new Set(beginnings)].filter((beginning) => beginning && ASCII.test(beginning));
+  entry = {
+    words,
+    stems,
+    prefixes,
+    asciiBeginnings: ascii.length > 0 ? new RegExp(`(?<![a-z0-9])(?:${ascii.map(escapeRegExp).join('|')})`, 'g') : undefined,
   };
+  prepared.set(terms, entry);
+  return entry;
+}
+
+/** Where in `text` the query's terms occur, in order, not overlapping. */
+export function findMatches(text: string, terms: HighlightTerms): Span[] {
+  const { words, stems, prefixes, asciiBeginnings } = prepare(terms);
+  const spans: Span[] = [];
   if (ASCII.test(text)) {
-    // Only a word beginning like a term can match one (matchingTerm): the regular expression
-    // engine finds those beginnings, so the many other words are never looked at one by one.
-    // ASCII only, as the text is: a Unicode pattern takes longer to compile than to run.
-    const beginnings = [...words, ...prefixes, ...stems, ...stems.filter((stem) => stem.endsWith('i')).map((stem) => stem.slice(0, -1))];
-    const ascii = [...new Set(beginnings)].filter((beginning) => beginning && ASCII.test(beginning));
-    if (ascii.length > 0) {
-      const pattern = new RegExp(`(?<![A-Za-z0-9])(?:${ascii.map(escapeRegExp).join('|')})`, 'gi');
-      for (const match of text.matchAll(pattern)) {
-        ASCII_TOKEN_AT.lastIndex = match.index;
-        add(match.index, ASCII_TOKEN_AT.exec(text)![0]);
+    if (asciiBeginnings) {
+      // Terms are folded to lowercase, and lowercasing ASCII folds it and keeps every index.
+      const lower = text.toLowerCase();
+      asciiBeginnings.lastIndex = 0;
+      for (let match = asciiBeginnings.exec(lower); match; match = asciiBeginnings.exec(lower)) {
+        const start = match.index;
+        let end = start;
+        while (end < lower.length && isAsciiLetterOrDigit(lower.charCodeAt(end))) end++;
+        if (end === start) continue; // a term beginning with punctuation, which no word does
+        const term = matchingTerm(lower.slice(start, end), words, stems, prefixes);
+        if (term !== undefined) spans.push({ start, end, term });
+        asciiBeginnings.lastIndex = end;
       }
     }
   } else {
-    for (const match of text.matchAll(TOKEN)) add(match.index, match[0]);
+    for (const match of text.matchAll(TOKEN)) {
+      const term = matchingTerm(fold(match[0]), words, stems, prefixes);
+      if (term !== undefined) spans.push({ start: match.index, end: match.index + match[0].length, term });
+    }
   }
   if (terms.phrases.length > 0) {
     const lower = text.toLowerCase();
@@ -113,7 +146,8 @@ function matchingTerm(token: string, words: Set<string>, stems: string[], prefix
  * out. A section matched only by its title or headings shows its beginning.
  */
 export function buildSnippet(text: string, terms: HighlightTerms, length = SNIPPET_LENGTH): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Every run of white space becomes one space; a lone space, the most of them, is left alone.
+  const flat = text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
   if (!flat) return '';
   const spans = findMatches(flat, terms);
   let start = 0;
