@@ -88,6 +88,8 @@ export function adjacentSwaps(word: string): string[] {
   return [...swaps];
 }
 
+const MAX_TWO_DELETION_LETTERS = 12;
+
 /**
  * A word's deletion neighbourhood: itself and every spelling with up to `edits` letters
  * taken out. The vocabulary keeps each word with its one-letter deletions
@@ -97,8 +99,9 @@ export function adjacentSwaps(word: string): string[] {
  */
 export function deletionNeighbourhood(word: string, edits: number): string[] {
   const spellings = new Set([word]);
+  const rounds = Math.min(edits, [...word].length > MAX_TWO_DELETION_LETTERS ? 1 : 2);
   let last = [word];
-  for (let round = 0; round < Math.min(edits, [...word].length > MAX_TWO_DELETION_LETTERS ? 1 : 2); round++) {
+  for (let round = 0; round < rounds; round++) {
     const next: string[] = [];
     for (const spelling of last) {
       const letters = [...spelling];
@@ -114,8 +117,6 @@ export function deletionNeighbourhood(word: string, edits: number): string[] {
   }
   return [...spellings];
 }
-
-const MAX_TWO_DELETION_LETTERS = 12;
 
 /** The words of a query that are complete (not a prefix still being typed), for a phrase match. */
 export function phraseText(chunks: QueryChunk[]): string {

@@ -55,6 +55,8 @@ interface PreparedTerms {
   words: Set<string>;
   stems: string[];
   prefixes: string[];
+  /** Lowercased, without repeats or empty ones. */
+  phrases: string[];
   /** Beginnings of the words that can match, in ASCII text; undefined when none is ASCII. */
   asciiBeginnings?: RegExp;
 }
@@ -76,6 +78,7 @@ function prepare(terms: HighlightTerms): PreparedTerms {
     words,
     stems,
     prefixes,
+    phrases: [...new Set(terms.phrases.map((phrase) => phrase.toLowerCase()))].filter(Boolean),
     asciiBeginnings: ascii.length > 0 ? new RegExp(`(?<![a-z0-9])(?:${ascii.map(escapeRegExp).join('|')})`, 'g') : undefined,
   };
   prepared.set(terms, entry);
@@ -84,12 +87,12 @@ function prepare(terms: HighlightTerms): PreparedTerms {
 
 /** Where in `text` the query's terms occur, in order, not overlapping. */
 export function findMatches(text: string, terms: HighlightTerms): Span[] {
-  const { words, stems, prefixes, asciiBeginnings } = prepare(terms);
+  const { words, stems, prefixes, phrases, asciiBeginnings } = prepare(terms);
   const spans: Span[] = [];
+  const lower = text.toLowerCase();
   if (ASCII.test(text)) {
     if (asciiBeginnings) {
       // Terms are folded to lowercase, and lowercasing ASCII folds it and keeps every index.
-      const lower = text.toLowerCase();
       asciiBeginnings.lastIndex = 0;
       for (let match = asciiBeginnings.exec(lower); match; match = asciiBeginnings.exec(lower)) {
         const start = match.index;
@@ -107,15 +110,11 @@ export function findMatches(text: string, terms: HighlightTerms): Span[] {
       if (term !== undefined) spans.push({ start: match.index, end: match.index + match[0].length, term });
     }
   }
-  if (terms.phrases.length > 0) {
-    const lower = text.toLowerCase();
-    // Lowercasing keeps the length of almost every text; when it does not, indexes would not carry over.
-    if (lower.length === text.length) {
-      for (const phrase of new Set(terms.phrases.map((value) => value.toLowerCase()))) {
-        if (!phrase) continue;
-        for (let at = lower.indexOf(phrase); at !== -1; at = lower.indexOf(phrase, at + phrase.length)) {
-          spans.push({ start: at, end: at + phrase.length, term: phrase });
-        }
+  // Lowercasing keeps the length of almost every text; when it does not, indexes would not carry over.
+  if (lower.length === text.length) {
+    for (const phrase of phrases) {
+      for (let at = lower.indexOf(phrase); at !== -1; at = lower.indexOf(phrase, at + phrase.length)) {
+        spans.push({ start: at, end: at + phrase.length, term: phrase });
       }
     }
   }
