@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Pool } from 'pg';
+import { preparedQueries } from './pglite-statements.js';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -58,22 +59,19 @@ export async function openDb(options: DbOptions): Promise<Db> {
 }
 
 async function openPglite(dataDir: string): Promise<Db> {
-  const { PGlite } = await import('@electric-sql/pglite');
+  const lib = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { fuzzystrmatch } = await import('@electric-sql/pglite/contrib/fuzzystrmatch');
   const inMemory = dataDir === 'memory';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { pg_trgm, fuzzystrmatch } });
-  const run = async <T>(target: { query: typeof pglite.query }, sql: string, params?: unknown[]) =>
-    (await target.query<T>(sql, params as unknown[] | undefined)).rows;
+  const pglite = await lib.PGlite.create(inMemory ? undefined : dataDir, { extensions: { pg_trgm, fuzzystrmatch } });
+  const query = preparedQueries(pglite, lib);
   return {
     kind: 'pglite',
-    query: (sql, params) => run(pglite, sql, params),
+    query: (sql, params) => query(sql, params),
     exec: async (sql) => void (await pglite.exec(sql)),
     transaction: (work) =>
-      pglite.transaction((tx) =>
-        work({ query: (sql, params) => run(tx, sql, params), exec: async (sql) => void (await tx.exec(sql)) }),
-      ),
+      pglite.transaction((tx) => work({ query: (sql, params) => query(sql, params, tx), exec: async (sql) => void (await tx.exec(sql)) })),
     close: () => pglite.close(),
   };
 }

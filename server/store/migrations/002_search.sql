@@ -247,6 +247,10 @@ DECLARE
   v_count integer;
   v_tier integer;
   v_total integer;
+  v_word_pages integer[];
+  v_misspelt bigint[];
+  v_correction_groups bigint[];
+  v_corrections text[];
   v_groups jsonb;
   v_queries tsquery[];
   v_weights float8[];
@@ -267,67 +271,75 @@ BEGIN
   END IF;
   SELECT coalesce(max(pages), 0) INTO v_total FROM search_stats WHERE organisation_id = p_organisation;
 
-  WITH chunk AS (
-    SELECT * FROM unnest(p_words, p_kinds, p_max_edits) WITH ORDINALITY AS chunk(word, kind, max_edits, grp)
-  ),
-  typed AS (
-    SELECT chunk.*, coalesce(vocabulary.pages, 0) AS pages,
-           chunk.kind = 'prefix' AND EXISTS (
-             SELECT 1 FROM search_vocabulary completion
-              WHERE completion.organisation_id = p_organisation AND completion.pages > 0
-                AND completion.word > chunk.word AND completion.word < chunk.word || chr(1114111)) AS completes
-      FROM chunk
-      LEFT JOIN search_vocabulary vocabulary ON vocabulary.word = chunk.word AND vocabulary.organisation_id = p_organisation
-  ),
-  -- A prefix that completes to real words is a word being typed, not a typo; a word on
-  -- more than a two-hundredth of the pages is one the pages use, and looking for its
-  -- neighbours is a large share of a search.
-  misspelt AS MATERIALIZED (
-    SELECT * FROM typed WHERE typed.max_edits > 0 AND NOT typed.completes AND typed.pages * 200 <= v_total
-  ),
-  nearby AS MATERIALIZED (
-    SELECT misspelt.grp, neighbour.word, neighbour.pages
-      FROM misspelt CROSS JOIN LATERAL (
-        SELECT word, pages FROM search_vocabulary
-         WHERE organisation_id = p_organisation AND word <> misspelt.word AND pages > 0
-           AND deletions && ARRAY(SELECT nearby.word FROM unnest(p_nearby_groups, p_nearby) AS nearby(grp, word)
-                                   WHERE nearby.grp = misspelt.grp)
-      ) AS neighbour
-  ),
-  -- Two edits can be two changed letters, which share no neighbourhood: the trigram index
-  -- looks further, for the few words nothing nearby corrects.
-  distant AS (
-    SELECT misspelt.grp, neighbour.word, neighbour.pages
-      FROM misspelt CROSS JOIN LATERAL (
-        SELECT word, pages FROM search_vocabulary
-         WHERE organisation_id = p_organisation AND word % misspelt.word AND word <> misspelt.word AND pages > 0
-      ) AS neighbour
-     WHERE misspelt.max_edits > 1 AND NOT EXISTS (
-       SELECT FROM nearby WHERE nearby.grp = misspelt.grp AND levenshtein_less_equal(nearby.word, misspelt.word, 2) <= 2)
-  ),
-  candidate AS (
-    SELECT misspelt.grp, found.word, found.pages,
-           least(levenshtein_less_equal(found.word, misspelt.word, misspelt.max_edits),
-                 1 + coalesce((SELECT min(levenshtein_less_equal(found.word, swap.word, misspelt.max_edits - 1))
-                                 FROM unnest(p_swap_groups, p_swaps) AS swap(grp, word)
-                                WHERE swap.grp = misspelt.grp), misspelt.max_edits)) AS distance
-      FROM (SELECT * FROM nearby UNION SELECT * FROM distant) AS found JOIN misspelt ON misspelt.grp = found.grp
-  ),
-  correction AS (
-    SELECT candidate.grp, candidate.word,
-           row_number() OVER (PARTITION BY candidate.grp ORDER BY candidate.distance, candidate.pages DESC, candidate.word) AS rank
-      FROM candidate JOIN typed ON typed.grp = candidate.grp
-     WHERE candidate.distance <= typed.max_edits AND (typed.pages = 0 OR candidate.pages >= typed.pages * 20)
-  ),
-  variant AS (
-    SELECT grp, word, kind, false AS corrected FROM typed
+  -- Each word's pages, and which words may be misspelt: a prefix that completes to real
+  -- words is a word being typed, not a typo; a word on more than a two-hundredth of the
+  -- pages is one the pages use, and looking for its neighbours is a large share of a search.
+  SELECT array_agg(coalesce(vocabulary.pages, 0) ORDER BY chunk.grp),
+         array_agg(chunk.grp ORDER BY chunk.grp) FILTER (
+           WHERE chunk.max_edits > 0 AND coalesce(vocabulary.pages, 0) * 200 <= v_total
+             AND NOT (chunk.kind = 'prefix' AND EXISTS (
+               SELECT FROM search_vocabulary completion
+                WHERE completion.organisation_id = p_organisation AND completion.pages > 0
+                  AND completion.word > chunk.word AND completion.word < chunk.word || chr(1114111))))
+    INTO v_word_pages, v_misspelt
+    FROM unnest(p_words, p_kinds, p_max_edits) WITH ORDINALITY AS chunk(word, kind, max_edits, grp)
+    LEFT JOIN search_vocabulary vocabulary ON vocabulary.word = chunk.word AND vocabulary.organisation_id = p_organisation;
+
+  -- Corrections, in a statement of their own: most searches have no word to correct.
+  IF v_misspelt IS NOT NULL THEN
+    -- A word the pages use is corrected by one edit at most: two would more likely turn a
+    -- rare word into another word than mend a typo.
+    WITH misspelt AS MATERIALIZED (
+      SELECT grp, p_words[grp] AS word, v_word_pages[grp] AS pages,
+             CASE WHEN v_word_pages[grp] > 0 THEN least(p_max_edits[grp], 1) ELSE p_max_edits[grp] END AS max_edits
+        FROM unnest(v_misspelt) AS grp
+    ),
+    nearby AS MATERIALIZED (
+      SELECT misspelt.grp, neighbour.word, neighbour.pages
+        FROM misspelt CROSS JOIN LATERAL (
+          SELECT word, pages FROM search_vocabulary
+           WHERE organisation_id = p_organisation AND word <> misspelt.word AND pages > 0
+             AND deletions && ARRAY(SELECT nearby.word FROM unnest(p_nearby_groups, p_nearby) AS nearby(grp, word)
+                                     WHERE nearby.grp = misspelt.grp AND length(nearby.word) >= length(misspelt.word) - misspelt.max_edits)
+        ) AS neighbour
+    ),
+    -- Two edits can be two changed letters, which share no neighbourhood: the trigram index
+    -- looks further, for the few words nothing nearby corrects.
+    distant AS (
+      SELECT misspelt.grp, neighbour.word, neighbour.pages
+        FROM misspelt CROSS JOIN LATERAL (
+          SELECT word, pages FROM search_vocabulary
+           WHERE organisation_id = p_organisation AND word % misspelt.word AND word <> misspelt.word AND pages > 0
+        ) AS neighbour
+       WHERE misspelt.max_edits > 1 AND NOT EXISTS (
+         SELECT FROM nearby WHERE nearby.grp = misspelt.grp AND levenshtein_less_equal(nearby.word, misspelt.word, 2) <= 2)
+    ),
+    candidate AS (
+      SELECT misspelt.grp, found.word, found.pages,
+             least(levenshtein_less_equal(found.word, misspelt.word, misspelt.max_edits),
+                   1 + coalesce((SELECT min(levenshtein_less_equal(found.word, swap.word, misspelt.max_edits - 1))
+                                   FROM unnest(p_swap_groups, p_swaps) AS swap(grp, word)
+                                  WHERE swap.grp = misspelt.grp), misspelt.max_edits)) AS distance
+        FROM (SELECT * FROM nearby UNION SELECT * FROM distant) AS found JOIN misspelt ON misspelt.grp = found.grp
+    ),
+    correction AS (
+      SELECT candidate.grp, candidate.word,
+             row_number() OVER (PARTITION BY candidate.grp ORDER BY candidate.distance, candidate.pages DESC, candidate.word) AS rank
+        FROM candidate JOIN misspelt ON misspelt.grp = candidate.grp
+       WHERE candidate.distance <= misspelt.max_edits AND (misspelt.pages = 0 OR candidate.pages >= misspelt.pages * 20)
+    )
+    SELECT array_agg(grp), array_agg(word) INTO v_correction_groups, v_corrections FROM correction WHERE rank <= 3;
+  END IF;
+
+  WITH variant AS (
+    SELECT grp, word, kind, false AS corrected FROM unnest(p_words, p_kinds) WITH ORDINALITY AS chunk(word, kind, grp)
     UNION ALL
-    SELECT grp, word, 'plain', true FROM correction WHERE rank <= 3
+    SELECT grp, word, 'plain', true FROM unnest(v_correction_groups, v_corrections) AS correction(grp, word)
   ),
   -- A word still being typed matches through its stem ("uses" finds "use"), except where the
   -- stem is under three letters: "ins" stems to "in", which would match nearly every word, so
   -- such a word matches the letters as typed ("ins" finds "install", "insert").
-  stemming AS (
+  stemming AS MATERIALIZED (
     SELECT variant.*, config, tsvector_to_array(to_tsvector(config, variant.word)) AS stems
       FROM variant CROSS JOIN unnest(v_configs) AS config
   ),
@@ -336,7 +348,7 @@ BEGIN
            kind = 'prefix' AND length(word) >= 3 AND EXISTS (SELECT FROM unnest(stems) AS stem WHERE length(stem) < 3) AS as_typed
       FROM stemming
   ),
-  stemmed AS (
+  stemmed AS MATERIALIZED (
     SELECT grp, word, kind, corrected,
            CASE
              WHEN as_typed THEN to_tsquery('simple', word || ':*')
@@ -374,7 +386,7 @@ BEGIN
   )
   SELECT jsonb_agg(jsonb_build_object('group', grp, 'query', query::text, 'pages', pages, 'corrections', corrections) ORDER BY grp),
          array_agg(query ORDER BY grp),
-         array_agg(ln(1 + (v_total - pages + 0.5) / (pages + 0.5)) ORDER BY grp),
+         array_agg(ln(1 + (v_total - pages + 0.5::float8) / (pages + 0.5::float8)) ORDER BY grp),
          array_agg(pages ORDER BY grp),
          array_agg(prefix ORDER BY grp)
     INTO v_groups, v_queries, v_weights, v_pages, v_prefixes
