@@ -18,7 +18,9 @@
  *   first paragraph twice, and length is normalised away; holding the words as typed, next
  *   to each other, counts 30% more. A bounded set of candidates is ranked (heading matches
  *   first, and only those when there are enough), so cost does not grow with the number of
- *   pages that mention a common word.
+ *   pages that mention a common word. Which of a common word's many sections are ranked is
+ *   not a judgement of them: the body index is split into four buckets by page, and the
+ *   first sections found, bucket by bucket, are taken.
  *
  * Here: a page's second and later sections are discounted, so one long page cannot fill
  * the list, and snippets are cut and escaped (snippet.ts).

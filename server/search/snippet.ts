@@ -26,6 +26,8 @@ export function escapeHtml(text: string): string {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+/** A letter, mark or digit outside ASCII: a word character that ASCII scanning would miss. */
+const NON_ASCII_WORD_CHARACTER = /(?![\x00-\x7f])[\p{L}\p{M}\p{N}]/u;
 
 /** Lowercase without accents, so `Häuser` meets the German stem `haus`. */
 export function fold(text: string): string {
@@ -90,9 +92,10 @@ export function findMatches(text: string, terms: HighlightTerms): Span[] {
   const { words, stems, prefixes, phrases, asciiBeginnings } = prepare(terms);
   const spans: Span[] = [];
   const lower = text.toLowerCase();
-  if (ASCII.test(text)) {
+  // Words made of ASCII only (typographic quotes, dashes and arrows around them are common):
+  // lowercasing folds them and keeps every index.
+  if (ASCII.test(text) || !NON_ASCII_WORD_CHARACTER.test(text)) {
     if (asciiBeginnings) {
-      // Terms are folded to lowercase, and lowercasing ASCII folds it and keeps every index.
       asciiBeginnings.lastIndex = 0;
       for (let match = asciiBeginnings.exec(lower); match; match = asciiBeginnings.exec(lower)) {
         const start = match.index;

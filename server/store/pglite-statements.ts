@@ -45,7 +45,7 @@ export function preparedQueries(pglite: PGlite, lib: PGliteModule): PreparedQuer
       message.set(part, offset);
       offset += part.length;
     }
-    return (await pglite.execProtocol(message, { syncToFs: false })).messages;
+    return pglite.execProtocolStream(message, { syncToFs: false });
   };
 
   async function prepare(sql: string): Promise<Statement> {
