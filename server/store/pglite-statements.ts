@@ -7,7 +7,9 @@
  *
  * Results are the same as `query` gives: rows as objects, values through PGlite's type
  * parsers, parameters through its serializers, errors as the database's errors. Statements
- * too large to be worth keeping (bulk inserts) go through `query`.
+ * too large to be worth keeping (bulk inserts) go through `query`. The file systems used
+ * here (a directory, or memory) are written through, so there is nothing to sync after a
+ * statement, as `query` would on a browser's storage.
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 
@@ -98,6 +100,7 @@ export function preparedQueries(pglite: PGlite, lib: PGliteModule): PreparedQuer
   }
 
   return async <T>(sql: string, params: unknown[] = [], transaction?: Transaction) => {
+    if (transaction?.closed) throw new Error('Transaction is closed');
     if (sql.length > MAX_SQL_LENGTH || params.length > MAX_PARAMETERS) {
       return (await (transaction ?? pglite).query<T>(sql, params)).rows;
     }
