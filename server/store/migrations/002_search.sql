@@ -249,15 +249,15 @@ END $$;
 
 -- One search: resolves the words, then ranks up to `p_wanted` sections holding all of them
 -- and, when fewer than `p_enough` do, those missing one word, then those holding any
--- ('partial'). Per word (`p_words`, with
--- `p_kinds` plain / prefix / phrase): its stems in every configuration the sources use (and
--- the visitor's), typo corrections from the vocabulary (candidates are the words sharing a
--- deletion neighbourhood with `p_nearby`, the word's own, and only when none of those is
--- close enough, for a word allowed two edits, the trigram index; then Levenshtein, where a
--- swap of two adjacent letters, given as `p_swaps`, counts as one edit; at most three
--- corrections, for a word that exists only neighbours twenty times as common, and none for
--- a word on more than a two-hundredth of the pages: one that common is meant), and how
--- many pages hold it, for its weight (BM25's inverse document frequency).
+-- ('partial'). Per word (`p_words`, with `p_kinds` plain / prefix / phrase): its stems in
+-- every configuration the sources use (and the visitor's), typo corrections from the
+-- vocabulary (candidates are the words sharing a deletion neighbourhood with `p_nearby`,
+-- the word's own, and only when none of those is close enough, for a word allowed two
+-- edits, the trigram index; then Levenshtein, where a swap of two adjacent letters, given
+-- as `p_swaps`, counts as one edit; at most three corrections, for a word that exists only
+-- neighbours one edit away and twenty times as common, and none for a word on more than a
+-- two-hundredth of the pages: one that common is meant), and how many pages hold it, for
+-- its weight (BM25's inverse document frequency).
 CREATE FUNCTION search_run(
   p_organisation text, p_sources text[], p_languages text[],
   p_words text[], p_kinds text[], p_max_edits integer[], p_swap_groups integer[], p_swaps text[],
