@@ -1,11 +1,11 @@
 /**
  * Search speed on PGlite at 10,000 and 100,000 pages: the server time of one search (the
- * `searchSections` call: both round trips, ranking, snippets), p50 and p95, for the judged
- * questions and for the same questions as they look while being typed, in a process in the
- * state of a server that has been answering for a while: PGlite compiled as the server
- * compiles it, and 200 searches of the corpus's own words made before the timed ones.
- * Baseline in the same run: the same queries as a plain `ILIKE` scan over page titles and
- * content.
+ * `searchSections` call: its round trip to the database, ranking, snippets), p50 and p95,
+ * for the judged questions and for the same questions as they look while being typed, in a
+ * process in the state of a server that has been answering for a while: PGlite compiled as
+ * the server compiles it, and 200 searches of the corpus's own words made before the timed
+ * ones. Baseline in the same run: the same queries as a plain `ILIKE` scan over page titles
+ * and content.
  *
  *   node --import tsx bench/search-speed.ts [--fresh] [--sizes 10000,100000] [--runs 3]
  *

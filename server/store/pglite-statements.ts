@@ -62,10 +62,8 @@ export function preparedQueries(pglite: PGlite, lib: PGliteModule): PreparedQuer
     const messages = await exchange([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]);
     const statement: Statement = { name, parameterTypes: [], fields: null };
     for (const message of messages) {
-      if (message.name === 'parameterDescription') statement.parameterTypes = (message as unknown as { dataTypeIDs: number[] }).dataTypeIDs;
-      if (message.name === 'rowDescription') {
-        statement.fields = (message as unknown as { fields: Field[] }).fields.map(({ name, dataTypeID }) => ({ name, dataTypeID }));
-      }
+      if (message instanceof lib.messages.ParameterDescriptionMessage) statement.parameterTypes = message.dataTypeIDs;
+      if (message instanceof lib.messages.RowDescriptionMessage) statement.fields = message.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID }));
     }
     if (statements.size >= MAX_STATEMENTS) {
       const [oldestSql, oldest] = statements.entries().next().value as [string, Statement];
@@ -89,9 +87,9 @@ export function preparedQueries(pglite: PGlite, lib: PGliteModule): PreparedQuer
     if (!fields) return [];
     const rows: T[] = [];
     for (const message of messages) {
-      if (message.name !== 'dataRow') continue;
+      if (!(message instanceof lib.messages.DataRowMessage)) continue;
       const row: Record<string, unknown> = {};
-      (message as unknown as { fields: (string | null)[] }).fields.forEach((value, index) => {
+      message.fields.forEach((value: string | null, index) => {
         row[fields[index]!.name] = lib.types.parseType(value, fields[index]!.dataTypeID, pglite.parsers);
       });
       rows.push(row as T);

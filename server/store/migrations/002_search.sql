@@ -195,8 +195,8 @@ $$;
 -- `p_match` that the body index is asked for; the rest is checked on the sections found.
 -- Score: for each word (up to 12), its weight (rarity) times ts_rank of the section for
 -- that word alone (title 1.0, headings 0.5, first paragraph 0.2, body 0.1; divided by
--- 1 + log2 of the length), times 1.3 when the words stand together as typed. Written out term by term: a subquery over the arrays costs more per section than
--- the ranking itself.
+-- 1 + log2 of the length), times 1.3 when the words stand together as typed. Written out
+-- term by term: a subquery over the arrays costs more per section than the ranking itself.
 CREATE FUNCTION search_ranked(
   p_organisation text, p_sources text[], p_match tsquery, p_index tsquery, p_queries tsquery[], p_weights float8[],
   p_phrase tsquery, p_exclude text[], p_limit integer, p_heading_candidates integer, p_headings_enough integer,
