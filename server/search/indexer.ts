@@ -46,6 +46,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     title: [] as string[],
     path: [] as string[],
     text: [] as string[],
+    markdown: [] as string[],
     config: [] as string[],
     indexedTitle: [] as string[],
     indexedPath: [] as string[],
@@ -72,6 +73,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
       columns.title.push(title);
       columns.path.push(section.path);
       columns.text.push(section.text);
+      columns.markdown.push(section.markdown);
       columns.config.push(config);
       columns.indexedTitle.push(indexedTitle);
       columns.indexedPath.push(spaceUnspacedScripts(section.path));
@@ -107,7 +109,11 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
       columns.path, columns.config, columns.indexedTitle, columns.indexedPath, columns.lead, columns.rest,
     ],
   );
-  await tx.query(`INSERT INTO search_section_texts (id, text) SELECT * FROM unnest($1::text[], $2::text[])`, [columns.id, columns.text]);
+  await tx.query(`INSERT INTO search_section_texts (id, text, markdown) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [
+    columns.id,
+    columns.text,
+    columns.markdown,
+  ]);
   const known = [...configs.values()];
   await tx.query(
     `INSERT INTO search_configs (organisation_id, source_id, config)

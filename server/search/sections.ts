@@ -21,6 +21,12 @@ export interface Section {
   anchor: string | null;
   /** The section's plain text, without its heading line and without markdown syntax. */
   text: string;
+  /**
+   * The section's body as written (markdown, fenced code with its language), without its
+   * heading line: what answers quote code from. Empty for the parts of a section cut in
+   * pieces (answers then quote `text`).
+   */
+  markdown: string;
 }
 
 /** Sections are cut into parts of about this many characters, so one hit never holds a whole book. */
@@ -44,13 +50,15 @@ export function splitSections(content: string, pageTitle: string): Section[] {
   const lines = withoutFrontMatter(content.replace(/\r\n?/g, '\n')).split('\n');
   const slugger = createSlugger();
   const stack: Heading[] = [];
-  const raw: { heading?: Heading; path: string; lines: string[] }[] = [{ path: '', lines: [] }];
+  // `lines` feed the plain text; `source` keeps every body line as written, fences included.
+  const raw: { heading?: Heading; path: string; lines: string[]; source: string[] }[] = [{ path: '', lines: [], source: [] }];
   let fence: string | null = null;
 
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
     const current = raw[raw.length - 1]!;
     const fenceMatch = FENCE.exec(line);
+    if (fence !== null || fenceMatch) current.source.push(line);
     if (fence !== null) {
       if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length) fence = null;
       else current.lines.push(line);
@@ -78,6 +86,7 @@ export function splitSections(content: string, pageTitle: string): Section[] {
     }
     if (level === 0) {
       current.lines.push(line);
+      current.source.push(line);
       continue;
     }
 
@@ -85,38 +94,42 @@ export function splitSections(content: string, pageTitle: string): Section[] {
     const text = plainInline(customId ? headingSource.slice(0, customId.index) : headingSource).trim();
     if (!text) {
       current.lines.push(line);
+      current.source.push(line);
       continue;
     }
     const anchor = slugger(customId ? customId[1]! : text, customId !== null);
     while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
     const heading = { level, text, anchor };
     stack.push(heading);
-    raw.push({ heading, path: pathOf(stack, pageTitle), lines: [] });
+    raw.push({ heading, path: pathOf(stack, pageTitle), lines: [], source: [] });
   }
 
   // A first heading that repeats the title, with nothing above it, is the top of the page:
   // it becomes the intro (no fragment, no section path) instead of a section of its own.
   const [intro, first] = raw;
   if (first?.heading && sameText(first.heading.text, pageTitle) && !toPlainText(intro!.lines).trim()) {
-    raw.splice(0, 2, { path: '', lines: first.lines });
+    raw.splice(0, 2, { path: '', lines: first.lines, source: first.source });
   }
 
   const sections: Section[] = [];
   for (const part of raw) {
     const text = toPlainText(part.lines);
     if (!part.heading && !text) continue;
-    for (const piece of cutLongText(text)) {
+    const pieces = cutLongText(text);
+    const markdown = pieces.length === 1 ? part.source.join('\n').replace(/^(?:[ \t]*\n)+|\s+$/g, '') : '';
+    for (const piece of pieces) {
       sections.push({
         position: sections.length,
         heading: part.heading?.text ?? '',
         path: part.path,
         anchor: part.heading?.anchor ?? null,
         text: piece,
+        markdown,
       });
     }
   }
   // A page without text is still found by its title.
-  if (sections.length === 0) sections.push({ position: 0, heading: '', path: '', anchor: null, text: '' });
+  if (sections.length === 0) sections.push({ position: 0, heading: '', path: '', anchor: null, text: '', markdown: '' });
   return sections;
 }
 

@@ -1,0 +1,16 @@
+/** Reads of indexed sections beyond what search returns. */
+import type { Queryable } from './db.js';
+
+/**
+ * The markdown of sections by id (fenced code with its language, inline code in
+ * backticks), for answers that quote code as the page has it. A section indexed before
+ * markdown was kept, or cut from a long one, maps to ''.
+ */
+export async function readSectionMarkdown(db: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<{ id: string; markdown: string }>(
+    'SELECT id, markdown FROM search_section_texts WHERE id = ANY($1::text[])',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row.markdown]));
+}
