@@ -5,7 +5,7 @@
  * write (see `search_removed_sections` in 002_search.sql).
  */
 import type { Queryable } from '../store/db.js';
-import { spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
+import { identifierVector, spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
 import { splitSections } from './sections.js';
 
 export interface IndexablePage {
@@ -52,6 +52,11 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     indexedPath: [] as string[],
     lead: [] as string[],
     rest: [] as string[],
+    /** Identifiers as written, per part (tsvector input): the parser cuts most of them into words. */
+    titleIdentifiers: [] as string[],
+    pathIdentifiers: [] as string[],
+    leadIdentifiers: [] as string[],
+    restIdentifiers: [] as string[],
   };
   const configs = new Map<string, [organisationId: string, sourceId: string, config: string]>();
   const added: SectionText[] = [];
@@ -61,6 +66,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     // NFC, so a word typed on one keyboard matches the same word stored decomposed.
     const title = page.title.normalize('NFC');
     const indexedTitle = spaceUnspacedScripts(title);
+    const titleIdentifiers = identifierVector(title);
     for (const section of splitSections(page.content.normalize('NFC'), title)) {
       // The first paragraph usually says what the section is about: it weighs more than the rest.
       const split = section.text.indexOf('\n\n');
@@ -77,8 +83,14 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
       columns.config.push(config);
       columns.indexedTitle.push(indexedTitle);
       columns.indexedPath.push(spaceUnspacedScripts(section.path));
-      columns.lead.push(spaceUnspacedScripts(split === -1 ? section.text : section.text.slice(0, split)));
-      columns.rest.push(spaceUnspacedScripts(split === -1 ? '' : section.text.slice(split + 2)));
+      const lead = split === -1 ? section.text : section.text.slice(0, split);
+      const rest = split === -1 ? '' : section.text.slice(split + 2);
+      columns.lead.push(spaceUnspacedScripts(lead));
+      columns.rest.push(spaceUnspacedScripts(rest));
+      columns.titleIdentifiers.push(titleIdentifiers);
+      columns.pathIdentifiers.push(identifierVector(section.path));
+      columns.leadIdentifiers.push(identifierVector(lead));
+      columns.restIdentifiers.push(identifierVector(rest));
       added.push({ organisationId: page.organisationId, pageId: page.id, title, path: section.path, text: section.text });
     }
   }
@@ -97,16 +109,18 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
      SELECT id, page_id, organisation_id, source_id, position, url, title, path,
             CASE WHEN position = 0 THEN vector.title_vector ELSE ''::tsvector END || vector.path_vector,
             vector.title_vector || vector.path_vector ||
-              setweight(to_tsvector(config::regconfig, lead), 'C') || setweight(to_tsvector(config::regconfig, rest), 'D')
+              setweight(to_tsvector(config::regconfig, lead) || lead_identifiers::tsvector, 'C') ||
+              setweight(to_tsvector(config::regconfig, rest) || rest_identifiers::tsvector, 'D')
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[],
-                   $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+                   $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
          AS section(id, page_id, organisation_id, source_id, position, url, title, path,
-                    config, indexed_title, indexed_path, lead, rest)
-       CROSS JOIN LATERAL (SELECT setweight(to_tsvector(config::regconfig, indexed_title), 'A') AS title_vector,
-                                  setweight(to_tsvector(config::regconfig, indexed_path), 'B') AS path_vector) vector`,
+                    config, indexed_title, indexed_path, lead, rest, title_identifiers, path_identifiers, lead_identifiers, rest_identifiers)
+       CROSS JOIN LATERAL (SELECT setweight(to_tsvector(config::regconfig, indexed_title) || title_identifiers::tsvector, 'A') AS title_vector,
+                                  setweight(to_tsvector(config::regconfig, indexed_path) || path_identifiers::tsvector, 'B') AS path_vector) vector`,
     [
       columns.id, columns.pageId, columns.organisationId, columns.sourceId, columns.position, columns.url, columns.title,
       columns.path, columns.config, columns.indexedTitle, columns.indexedPath, columns.lead, columns.rest,
+      columns.titleIdentifiers, columns.pathIdentifiers, columns.leadIdentifiers, columns.restIdentifiers,
     ],
   );
   await tx.query(`INSERT INTO search_section_texts (id, text, markdown) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [

@@ -89,3 +89,72 @@ export function vocabularyWords(text: string, into: Set<string> = new Set()): Se
   }
   return into;
 }
+
+/** Longest identifier kept whole; longer runs are left to the parser's words. */
+export const MAX_IDENTIFIER_CHARS = 64;
+/** Positions given to an identifier per part of a section: how often it occurs counts, up to this. */
+const MAX_IDENTIFIER_OCCURRENCES = 8;
+
+/** A run of word characters joined by `_`, `.` or `-`, as code and configuration names are written. */
+const IDENTIFIER_RUN = /[\p{L}\p{M}\p{N}_.-]+/gu;
+const IDENTIFIER_JOINER = /[_.-]/;
+const HAS_LETTER = /\p{L}/u;
+const WORD_OF_TWO = /[\p{L}\p{M}\p{N}]{2}/u;
+
+/**
+ * Identifiers as written, lowercased: `pg_hba.conf`, `shared_buffers`, `__init__`,
+ * `os.path.join`, `--max-connections`, `built-in`. PostgreSQL's parser cuts most of them
+ * into words (`shared`, `buffers`; `__init__` becomes `init`) or keeps some whole (the
+ * host name `os.path.join`), so a search for one would match pages that merely hold its
+ * parts. Each is indexed whole besides the parser's words, with what it ends in, so
+ * `object.__init__` is also found as `__init__` and `os.path.join` as `path.join`, and an
+ * option without its dashes. Runs at a sentence's end lose the full stop; `e.g.` and
+ * version numbers are not identifiers.
+ */
+export function identifierWords(text: string, into: Map<string, number> = new Map()): Map<string, number> {
+  for (const [run] of text.toLowerCase().matchAll(IDENTIFIER_RUN)) {
+    const identifier = asIdentifier(run);
+    if (!identifier) continue;
+    const add = (word: string) => into.set(word, (into.get(word) ?? 0) + 1);
+    add(identifier);
+    const parts = identifier.split('.');
+    for (let index = 1; index < parts.length; index++) {
+      const rest = asIdentifier(parts.slice(index).join('.'));
+      if (rest) add(rest);
+    }
+    const bare = identifier.replace(/^-+/, '');
+    if (bare !== identifier && asIdentifier(bare) === bare) add(bare);
+  }
+  return into;
+}
+
+/**
+ * The identifier a run of word characters and joiners stands for, or undefined: without a
+ * full stop or dash at its end, at most two dashes in front (an option), with a letter,
+ * a joiner inside or an underscore at either end, and a part of two word characters.
+ */
+export function asIdentifier(run: string): string | undefined {
+  let identifier = run.replace(/[.-]+$/, '').replace(/^\.+/, '');
+  if (/^-{3,}/.test(identifier)) identifier = identifier.replace(/^-+/, '');
+  if (identifier.length < 3 || identifier.length > MAX_IDENTIFIER_CHARS) return undefined;
+  if (!IDENTIFIER_JOINER.test(identifier.replace(/^-+/, '').slice(0, -1).slice(1)) && !/^(?:--?|_)|_$/.test(identifier)) return undefined;
+  if (!HAS_LETTER.test(identifier) || !WORD_OF_TWO.test(identifier)) return undefined;
+  return identifier;
+}
+
+/** The identifier a typed word is, without the punctuation around it (`(os.path.join)`, `pg_hba.conf,`). */
+export function identifierIn(piece: string): string | undefined {
+  const runs = piece.match(IDENTIFIER_RUN);
+  return runs?.length === 1 ? asIdentifier(runs[0]!) : undefined;
+}
+
+/**
+ * The identifiers of a text as tsvector input (`'pg_hba.conf':1,2 'work_mem':1`), one
+ * position per occurrence up to a few: they carry their part's weight and count like
+ * words in ranking. Identifiers hold no quote or backslash, so they need no escaping.
+ */
+export function identifierVector(text: string): string {
+  return [...identifierWords(text)]
+    .map(([word, count]) => `'${word}':${Array.from({ length: Math.min(count, MAX_IDENTIFIER_OCCURRENCES) }, (_, index) => index + 1).join(',')}`)
+    .join(' ');
+}

@@ -7,22 +7,31 @@
  * begins when it is the last one); a section must match every group (AND), or, when too
  * few do, as many groups as it can (OR).
  */
-import { hasUnspacedScript, spaceUnspacedScripts } from './language.js';
+import { hasUnspacedScript, identifierIn, spaceUnspacedScripts } from './language.js';
 import type { HighlightTerms } from './snippet.js';
 
-export type ChunkKind = 'plain' | 'prefix' | 'phrase';
+/**
+ * `identifier`: a name written with `_`, `.` or `-` (`pg_hba.conf`, `__init__`), matched
+ * whole as written; `identifier-prefix`, one still being typed.
+ */
+export type ChunkKind = 'plain' | 'prefix' | 'phrase' | 'identifier' | 'identifier-prefix';
 
 export interface QueryChunk {
   /** Lowercased, NFC; for `phrase`, characters of unspaced scripts are spaced apart. */
   text: string;
   kind: ChunkKind;
-  /** Edits a typo correction may be away from the word: 0 (none), 1 (4+ letters), 2 (8+). */
+  /** Edits a typo correction may be away from the word: 0 (none), 1 (4+ letters), 2 (8+), none past 64. */
   maxEdits: number;
 }
 
-/** Longer input is cut: questions pasted into a search box still work, and cost is bounded. */
+/**
+ * Longer input is cut: questions pasted into a search box still work, and cost is bounded.
+ * Past MAX_GROUPS words, the first ones and the last are kept.
+ */
 export const MAX_QUERY_CHARS = 1000;
 export const MAX_GROUPS = 12;
+/** Longer words are not spell-corrected: no one misspells them, and comparing them costs in their length squared. */
+export const MAX_CORRECTED_CHARS = 64;
 /** A last word shorter than this is not completed: one letter would match most of the index. */
 export const MIN_PREFIX_CHARS = 2;
 
@@ -40,8 +49,9 @@ export function parseQuery(query: string): QueryChunk[] {
   // to_tsquery would make every part of `shared_b:*` a prefix (and `b:*` matches half the
   // index): a last word joined by `_` or `-` (which the parser splits anyway) becomes its
   // parts, only the last of them a prefix. `.` stays: `postgresql.conf` is one token.
+  // An identifier (`shared_b`) is a prefix of identifiers as written, and stays whole.
   const last = pieces.at(-1);
-  if (last && !lastIsComplete && PREFIXABLE.test(last) && /[_-]/.test(last)) {
+  if (last && !lastIsComplete && !identifierIn(last) && PREFIXABLE.test(last) && /[_-]/.test(last)) {
     pieces.splice(-1, 1, ...last.split(/[_-]+/).filter((part) => HAS_WORD_CHARACTER.test(part)));
   }
   const chunks: QueryChunk[] = [];
@@ -49,7 +59,9 @@ export function parseQuery(query: string): QueryChunk[] {
   pieces.forEach((piece, index) => {
     const isLast = index === pieces.length - 1;
     let chunk: QueryChunk;
-    if (hasUnspacedScript(piece)) chunk = { text: spaceUnspacedScripts(piece).trim(), kind: 'phrase', maxEdits: 0 };
+    const identifier = identifierIn(piece);
+    if (identifier) chunk = { text: identifier, kind: isLast && !lastIsComplete ? 'identifier-prefix' : 'identifier', maxEdits: 0 };
+    else if (hasUnspacedScript(piece)) chunk = { text: spaceUnspacedScripts(piece).trim(), kind: 'phrase', maxEdits: 0 };
     else if (isLast && !lastIsComplete && PREFIXABLE.test(piece) && [...piece].length >= MIN_PREFIX_CHARS) {
       chunk = { text: piece, kind: 'prefix', maxEdits: typoBudget(piece) };
     } else if (isLast && !lastIsComplete && pieces.length > 1 && ALPHANUMERIC.test(piece)) {
@@ -64,9 +76,9 @@ export function parseQuery(query: string): QueryChunk[] {
   return chunks.length > MAX_GROUPS ? [...chunks.slice(0, MAX_GROUPS - 1), chunks[chunks.length - 1]!] : chunks;
 }
 
-/** One edit for words of 4 letters or more, two from 8; none for shorter words or words with digits. */
+/** One edit for words of 4 letters or more, two from 8; none for shorter or longer words, or words with digits. */
 export function typoBudget(word: string): number {
-  if (!LETTERS.test(word) || hasUnspacedScript(word)) return 0;
+  if (word.length > MAX_CORRECTED_CHARS || !LETTERS.test(word) || hasUnspacedScript(word)) return 0;
   const length = [...word].length;
   return length >= 8 ? 2 : length >= 4 ? 1 : 0;
 }
@@ -148,6 +160,12 @@ export function highlightTerms(chunks: QueryChunk[], groups: ResolvedGroup[]): H
     }
     terms.words.push(chunk.text, ...group.corrections);
     if (chunk.kind === 'prefix') terms.prefixes.push(chunk.text);
+    // Snippets mark words: an identifier is shown by its words (`shared`, `buffers`), the last one being typed.
+    if (chunk.kind === 'identifier' || chunk.kind === 'identifier-prefix') {
+      const parts = chunk.text.split(/[_.-]+/).filter(Boolean);
+      if (chunk.kind === 'identifier-prefix' && parts.length > 0) terms.prefixes.push(parts.pop()!);
+      terms.words.push(...parts);
+    }
     terms.stems.push(...lexemes(group.query));
   }
   return terms;

@@ -1,0 +1,196 @@
+/**
+ * How search matches words on documentation: identifiers as written (`pg_hba.conf`,
+ * `__init__`, `os.path.join`), found whole and ranked where they are defined; every
+ * prefix of a word the pages use, letter by letter; and a misspelt word corrected.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from './harness.js';
+import { answerFixture } from './answer-helpers.js';
+
+const SEARCH = '/api/v1/acme/widgets/find/search';
+const PAGES = '/api/v1/acme/sources/docs/pages';
+
+interface TestHit {
+  url: string;
+  title: string;
+  section?: string;
+}
+
+let server: TestServer;
+
+const search = async (query: string): Promise<TestHit[]> => {
+  const response = await server.request('POST', SEARCH, { token: 'ws_test_find', body: { query, limit: 10 } });
+  assert.equal(response.status, 200, `"${query}" answers ${response.status}: ${response.text}`);
+  return response.json.hits;
+};
+
+const addPage = async (slug: string, title: string, content: string) => {
+  const response = await server.request('POST', PAGES, {
+    token: 'ak_test_all',
+    body: { url: `https://acme.test/docs/${slug}`, title, content },
+  });
+  assert.equal(response.status, 201, response.text);
+};
+
+const slugOf = (hit: TestHit | undefined) => hit?.url.replace('https://acme.test/docs/', '').split('#')[0];
+
+/**
+ * Per identifier: the page that defines it (in its title or a heading), pages that mention
+ * it in passing, and a page holding its parts as separate words, which must not match.
+ */
+const IDENTIFIERS: { identifier: string; defines: [slug: string, title: string, content: string]; partsOnly: string; inText?: false }[] = [
+  {
+    identifier: 'pg_hba.conf',
+    defines: ['auth-pg-hba-conf', 'The pg_hba.conf File', '# The pg_hba.conf File\n\nClient authentication is controlled by a configuration file, which records which hosts may connect.'],
+    partsOnly: 'The pg tool reads hba rules from conf files of each host.',
+  },
+  {
+    identifier: 'shared_buffers',
+    defines: ['runtime-config-resource', 'Resource Consumption', '# Resource Consumption\n\n## Memory\n\nSettings of memory.\n\n## shared_buffers (integer)\n\nSets the amount of memory the database server uses for shared memory buffers.'],
+    partsOnly: 'Buffers are shared between processes; shared memory holds the buffers.',
+  },
+  {
+    identifier: 'work_mem',
+    defines: ['runtime-config-memory', 'Memory settings', '# Memory settings\n\n## work_mem (integer)\n\nSets the base maximum amount of memory to be used by a query operation.'],
+    partsOnly: 'Work with mem tables: each work item holds its own mem block.',
+  },
+  {
+    identifier: 'json.dumps',
+    defines: ['library-json', 'json — JSON encoder and decoder', '# json — JSON encoder and decoder\n\n## Basic usage\n\nThe module encodes objects.\n\n## json.dumps(obj, *, skipkeys=False)\n\nSerialize obj to a JSON formatted str.'],
+    partsOnly: 'The json module dumps its state; a json dumps file is written.',
+  },
+  {
+    identifier: 'os.path.join',
+    defines: ['library-os-path', 'os.path — Common pathname manipulations', '# os.path — Common pathname manipulations\n\n## os.path.join(path, *paths)\n\nJoin one or more path segments intelligently.'],
+    partsOnly: 'The os module lets a path join another path.',
+  },
+  {
+    identifier: 'functools.lru_cache',
+    defines: ['library-functools', 'functools — Higher-order functions', '# functools — Higher-order functions\n\n## functools.lru_cache(user_function)\n\nDecorator to wrap a function with a memoizing callable.'],
+    partsOnly: 'The functools module has an lru list and a cache.',
+  },
+  {
+    identifier: 'typing.Protocol',
+    defines: ['library-typing', 'typing — Support for type hints', '# typing — Support for type hints\n\n## class typing.Protocol(Generic)\n\nBase class for protocol classes.'],
+    partsOnly: 'Typing a protocol by hand is slow.',
+  },
+  {
+    identifier: 'itertools.groupby',
+    defines: ['library-itertools', 'itertools — Functions creating iterators', '# itertools — Functions creating iterators\n\n## itertools.groupby(iterable, key=None)\n\nMake an iterator that returns consecutive keys and groups.'],
+    partsOnly: 'Itertools can group rows by key.',
+  },
+  {
+    identifier: 'asyncio.gather',
+    defines: ['library-asyncio-task', 'Coroutines and Tasks', '# Coroutines and Tasks\n\n## asyncio.gather(*aws, return_exceptions=False)\n\nRun awaitable objects in the aws sequence concurrently.'],
+    partsOnly: 'With asyncio you gather results as they come.',
+  },
+  {
+    identifier: '--max-connections',
+    defines: ['app-server', 'assist-server options', '# assist-server options\n\n## --max-connections N\n\nThe most client connections the server accepts at once.'],
+    partsOnly: 'Connections have a max count.',
+  },
+  // Markdown reads `__init__` as emphasis: only a page title keeps it as written.
+  {
+    identifier: '__init__',
+    inText: false,
+    defines: ['reference-datamodel-init', 'object.__init__(self[, ...])', 'Called after the instance has been created, before it is returned to the caller.'],
+    partsOnly: 'The init file of the shell runs at start; init scripts run once.',
+  },
+  {
+    identifier: '__slots__',
+    inText: false,
+    defines: ['reference-datamodel-slots', 'object.__slots__', 'This class variable can be assigned a string, iterable, or sequence of strings.'],
+    partsOnly: 'Slots of the calendar are booked per hour; each slot lasts an hour.',
+  },
+];
+
+before(async () => {
+  server = await startTestServer({ fixture: answerFixture() });
+  for (const [index, { identifier, defines, partsOnly }] of IDENTIFIERS.entries()) {
+    await addPage(...defines);
+    // Two pages mention the identifier, more often than its definition does.
+    for (const mention of [1, 2]) {
+      await addPage(
+        `mention-${index}-${mention}`,
+        `Notes ${index}.${mention}`,
+        `# Notes ${index}.${mention}\n\nWe set ${identifier} on every host. Later ${identifier} was changed again, and ${identifier} was logged.`,
+      );
+    }
+    await addPage(`parts-${index}`, `Glossary ${index}`, `# Glossary ${index}\n\n${partsOnly}`);
+  }
+  await addPage('metals', 'Metals', '# Metals\n\nIron and copper oxidize in damp air: the oxidized surface is brown.');
+  await addPage('python-in-c', 'Embedding Python', '# Embedding Python\n\nEmbedding the interpreter in an application is described here.');
+  await addPage('partitioning', 'Table partitioning', '# Table partitioning\n\n## Partition pruning\n\nPartition pruning skips partitions a query cannot need.');
+});
+after(() => server.stop());
+
+describe('identifiers as written', () => {
+  test('an identifier finds the section that defines it first, typed whole or still being typed, and never its parts alone', async () => {
+    for (const { identifier, defines, partsOnly, inText } of IDENTIFIERS) {
+      const [slug] = defines;
+      for (const query of [`${identifier} `, identifier]) {
+        const hits = await search(query);
+        assert.equal(slugOf(hits[0]), slug, `"${query}" should find ${slug} first, got ${hits.map(slugOf).join(', ')}`);
+        const mentions = hits.filter((hit) => slugOf(hit)!.startsWith('mention-'));
+        assert.ok(inText === false || mentions.length >= 2, `"${query}" should also find the pages that mention it, got ${hits.map(slugOf).join(', ')}`);
+        assert.ok(!hits.some((hit) => slugOf(hit)!.startsWith('parts-')), `"${query}" should not match "${partsOnly}"`);
+      }
+    }
+  });
+
+  test('a heading that defines an identifier is the hit, with its section', async () => {
+    const [hit] = await search('shared_buffers');
+    assert.equal(hit?.section, 'shared_buffers (integer)');
+    assert.match(hit!.url, /#shared_buffers-integer$/);
+  });
+
+  test('an identifier being typed finds those it begins', async () => {
+    const cases: [string, string][] = [
+      ['pg_hba.c', 'auth-pg-hba-conf'],
+      ['shared_buf', 'runtime-config-resource'],
+      ['os.path.jo', 'library-os-path'],
+      ['functools.lru_', 'library-functools'],
+      ['--max-conn', 'app-server'],
+      ['asyncio.gat', 'library-asyncio-task'],
+    ];
+    for (const [query, slug] of cases) {
+      const hits = await search(query);
+      assert.equal(slugOf(hits[0]), slug, `"${query}" should find ${slug} first, got ${hits.map(slugOf).join(', ')}`);
+    }
+  });
+
+  test('an identifier written differently from any page still finds the words it is made of', async () => {
+    // No page holds `memory_buffers`: its words do.
+    const hits = await search('shared memory_buffers ');
+    assert.ok(hits.length > 0);
+  });
+});
+
+describe('search as you type', () => {
+  test('every prefix of three letters or more finds the word, letter by letter', async () => {
+    for (const [word, slug] of [
+      ['oxidize', 'metals'],
+      ['oxidized', 'metals'],
+      ['embedding', 'python-in-c'],
+      ['interpreter', 'python-in-c'],
+      ['partition', 'partitioning'],
+    ]) {
+      for (let length = 3; length <= word.length; length++) {
+        const typed = word.slice(0, length);
+        const hits = await search(typed);
+        assert.ok(hits.some((hit) => slugOf(hit) === slug), `"${typed}" should find ${slug}, got ${hits.map(slugOf).join(', ') || 'nothing'}`);
+        const after = await search(`iron ${typed}`);
+        if (slug === 'metals') assert.equal(slugOf(after[0]), slug, `"iron ${typed}" should find ${slug} first`);
+      }
+    }
+  });
+});
+
+describe('typos', () => {
+  test('a misspelt word is corrected, alone or beside others', async () => {
+    assert.equal(slugOf((await search('partion pruning'))[0]), 'partitioning');
+    assert.equal(slugOf((await search('embeding python'))[0]), 'python-in-c');
+    assert.equal(slugOf((await search('oxidise '))[0]), 'metals');
+  });
+});
