@@ -31,7 +31,7 @@
  * `npm run bench:server`, and `docsGoals()` holds the issues' goals.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Parser } from 'htmlparser2';
@@ -104,6 +104,8 @@ export interface CorpusReport {
   ingestion: { seconds: number; pagesPerSecond: number };
   search: SearchReport;
   answers?: AnswerReport;
+  /** The machine's load average (1 minute) when this corpus's measuring began and ended: server times are only as steady as that. */
+  load: { start: number; end: number };
 }
 
 export interface DocsQualityReport {
@@ -179,7 +181,7 @@ async function storedPages(server: RunningServer, corpus: Corpus): Promise<Page[
   const client = new PagesClient(server.url, INGEST_KEY, ORGANISATION, corpus.id);
   const listed = await client.listAll();
   return mapConcurrently(listed, 4, async (page) => {
-    const response = await fetch(`${server.url}/api/v1/${ORGANISATION}/sources/${corpus.id}/pages/${encodeURIComponent(page.id)}`, {
+    const response = await send(`${server.url}/api/v1/${ORGANISATION}/sources/${corpus.id}/pages/${encodeURIComponent(page.id)}`, {
       headers: { Authorization: `Bearer ${INGEST_KEY}` },
     });
     if (!response.ok) throw new Error(`reading ${page.url} back: ${response.status} ${await response.text()}`);
@@ -187,10 +189,30 @@ async function storedPages(server: RunningServer, corpus: Corpus): Promise<Page[
   });
 }
 
+/**
+ * A request to the server, sent again once when the connection failed before any answer (a
+ * kept-alive socket the server closed just then, or a stall of a loaded machine): the
+ * benchmark measures answers, not the test client's sockets. The second failure is thrown
+ * with its cause.
+ */
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    console.error(`${init.method ?? 'GET'} ${url} failed (${String((error as { cause?: unknown }).cause ?? error)}); sending it again`);
+    try {
+      return await fetch(url, init);
+    } catch (again) {
+      const cause = (again as { cause?: unknown }).cause;
+      throw new Error(`${init.method ?? 'GET'} ${url}: ${(again as Error).message}${cause ? ` (${String(cause)})` : ''}`);
+    }
+  }
+}
+
 /** A search through the widget API; `serverMs` is the route's `Server-Timing` search duration. */
 async function search(server: RunningServer, corpus: CorpusId, query: string): Promise<{ hits: Hit[]; serverMs: number }> {
   const widget = searchWidget(corpus);
-  const response = await fetch(`${server.url}/api/v1/${ORGANISATION}/widgets/${widget.id}/search`, {
+  const response = await send(`${server.url}/api/v1/${ORGANISATION}/widgets/${widget.id}/search`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${widget.secret}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ query, limit: 10, sessionId: 's_bench' }),
@@ -204,7 +226,7 @@ async function search(server: RunningServer, corpus: CorpusId, query: string): P
 
 async function chat(server: RunningServer, corpus: CorpusId, message: string, language = 'en'): Promise<ChatReply> {
   const widget = chatWidget(corpus);
-  const response = await fetch(`${server.url}/api/v1/${ORGANISATION}/widgets/${widget.id}/chat`, {
+  const response = await send(`${server.url}/api/v1/${ORGANISATION}/widgets/${widget.id}/chat`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${widget.secret}`, 'Content-Type': 'application/json', Accept: 'application/json', 'Accept-Language': language },
     body: JSON.stringify({ message, sessionId: 's_bench' }),
@@ -432,12 +454,13 @@ export async function runDocsQuality(options: DocsQualityOptions = {}): Promise<
     const reports: CorpusReport[] = [];
     for (const id of corpora) {
       const corpus = CORPORA[id];
+      const loadAtStart = loadavg()[0]!;
       const ingestion = await ingestCorpus(server, corpus, scratch, log);
       const pages = await storedPages(server, corpus);
       const judged = loadSearchSet(id);
       const searchReport = await measureSearch(server, corpus, pages, judged, { runs: options.runs ?? 3, verbose: Boolean(options.verbose), log });
       const answers = await measureAnswers(server, corpus, { verbose: Boolean(options.verbose), log });
-      const report: CorpusReport = { corpus: id, name: corpus.name, pages: ingestion.pages, ingestion: { seconds: ingestion.seconds, pagesPerSecond: ingestion.pagesPerSecond }, search: searchReport, answers };
+      const report: CorpusReport = { corpus: id, name: corpus.name, pages: ingestion.pages, ingestion: { seconds: ingestion.seconds, pagesPerSecond: ingestion.pagesPerSecond }, search: searchReport, answers, load: { start: loadAtStart, end: loadavg()[0]! } };
       printCorpusReport(report, log);
       reports.push(report);
     }
@@ -453,7 +476,7 @@ const share = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${part}/$
 
 export function printCorpusReport(report: CorpusReport, log: (line: string) => void = console.log): void {
   const { search: s, answers } = report;
-  log(`\n${report.name}: ${report.pages} pages, ${s.queries} judged queries`);
+  log(`\n${report.name}: ${report.pages} pages, ${s.queries} judged queries (load average ${report.load.start.toFixed(1)} → ${report.load.end.toFixed(1)} on ${cpus().length} cores)`);
   log(`  ${''.padEnd(24)} ${'success@3'.padStart(20)} ${'MRR@10'.padStart(16)}   server time p50 / p95 / max`);
   log(`  ${''.padEnd(24)} ${'ours'.padStart(9)} ${'MiniS.'.padStart(10)} ${'ours'.padStart(7)} ${'MiniS.'.padStart(8)}`);
   const row = (label: string, ours: { successAt3: number; mrrAt10: number }, theirs: { successAt3: number; mrrAt10: number }, latency: LatencySummary | undefined) =>
