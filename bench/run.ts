@@ -38,7 +38,20 @@ const PARTS: Part[] = ['size', 'host', 'render', 'server', 'throughput'];
 interface ServerReport {
   ingestion?: { pages: number; pagesPerSecond: number };
   speed?: { rows: { pages: number; search: { p50: number; p95: number }; baseline: { p50: number; p95: number } }[] };
-  quality?: { pages: number; queries: number; ours: { successAt3: number; mrrAt10: number }; minisearch: { successAt3: number; mrrAt10: number } };
+  docs?: {
+    corpora: {
+      name: string;
+      search: {
+        queries: number;
+        ours: { successAt3: number; mrrAt10: number };
+        minisearch: { successAt3: number; mrrAt10: number };
+        latency: { p50: number; p95: number; max: number };
+        fragments: { total: number; existing: number };
+        emptyWhereMiniSearchFinds: string[];
+      };
+      answers?: { file: string; questions: number; answered: number; withCode: number; codeIdentical: number; offTopic: number; refusedWithoutSources: number };
+    }[];
+  };
   latency?: Record<'healthzFirstByte' | 'firstEvent' | 'firstToken' | 'done', { p50: number; p95: number } | undefined>;
   goals?: { name: string; met: boolean; detail: string }[];
 }
@@ -57,7 +70,7 @@ function machine(): string[] {
 async function serverSection(log: (line: string) => void): Promise<Section> {
   const section: Section = {
     title: 'Server: search speed and quality, answer latency (npm run bench:server)',
-    baselineIs: 'search speed: the same queries as an ILIKE scan over the same pages; quality: MiniSearch (fuzzy 0.2, prefix, title boost 3) on the same corpus; latency: first byte of /healthz from the same server.',
+    baselineIs: 'search speed: the same queries as an ILIKE scan over the same pages; quality: MiniSearch (fuzzy 0.2, prefix, title boost 3) on the same documentation set, as the server stored it; latency: first byte of /healthz from the same server.',
     figures: [],
     details: [],
   };
@@ -77,12 +90,13 @@ async function serverSection(log: (line: string) => void): Promise<Section> {
   const fixed = (value: number | undefined, digits = 2, unit = ' ms') => (value === undefined ? 'n/a' : `${value.toFixed(digits)}${unit}`);
   const goals = report.goals ?? [];
   const usedGoals = new Set<string>();
-  const goalFor = (pattern: RegExp): Pick<Figure, 'goal' | 'met'> => {
-    const goal = goals.find((candidate) => pattern.test(candidate.name));
+  const goalFor = (pattern: RegExp | string, target?: string): Pick<Figure, 'goal' | 'met'> => {
+    const goal = goals.find((candidate) => (typeof pattern === 'string' ? candidate.name.startsWith(pattern) : pattern.test(candidate.name)));
     if (!goal) return {};
     usedGoals.add(goal.name);
-    return { goal: goal.name.match(/(≤ .+|beats .+)$/)?.[1] ?? goal.name, met: goal.met };
+    return { goal: target ?? goal.name.match(/(≤ .+|beats .+)$/)?.[1] ?? goal.name, met: goal.met };
   };
+  const percent = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${((part / whole) * 100).toFixed(1)}% (${part}/${whole})`);
   if (report.ingestion) section.figures.push({ what: 'ingestion through the pages API', value: `${report.ingestion.pagesPerSecond.toFixed(0)} pages/s`, baseline: 'n/a' });
   for (const row of report.speed?.rows ?? []) {
     const pages = row.pages.toLocaleString('en');
@@ -91,11 +105,19 @@ async function serverSection(log: (line: string) => void): Promise<Section> {
       { what: `search at ${pages} pages, p95`, value: fixed(row.search.p95), baseline: fixed(row.baseline.p95), ...goalFor(new RegExp(`p95 at ${pages} pages`)) },
     );
   }
-  if (report.quality) {
-    const { ours, minisearch } = report.quality;
+  for (const { name, search, answers } of report.docs?.corpora ?? []) {
     section.figures.push(
-      { what: `success@3 (${report.quality.queries} judged queries)`, value: `${(ours.successAt3 * 100).toFixed(1)}%`, baseline: `${(minisearch.successAt3 * 100).toFixed(1)}%`, ...goalFor(/^success@3/) },
-      { what: 'MRR@10', value: ours.mrrAt10.toFixed(3), baseline: minisearch.mrrAt10.toFixed(3), ...goalFor(/^MRR@10/) },
+      { what: `${name}: success@3 (${search.queries} judged queries)`, value: `${(search.ours.successAt3 * 100).toFixed(1)}%`, baseline: `${(search.minisearch.successAt3 * 100).toFixed(1)}%`, ...goalFor(`${name}: success@3`, '≥ MiniSearch + 5 points') },
+      { what: `${name}: MRR@10`, value: search.ours.mrrAt10.toFixed(3), baseline: search.minisearch.mrrAt10.toFixed(3), ...goalFor(`${name}: MRR@10`, 'above MiniSearch') },
+      { what: `${name}: search server time p50 / p95 (max)`, value: `${fixed(search.latency.p50, 2, '')} / ${fixed(search.latency.p95)} (${fixed(search.latency.max, 0)})`, baseline: 'n/a', ...goalFor(`${name}: search p95`, 'p95 ≤ 10 ms') },
+      { what: `${name}: top-3 fragments that exist in the page`, value: percent(search.fragments.existing, search.fragments.total), baseline: 'n/a', ...goalFor(`${name}: top-3 fragments`, '100%') },
+      { what: `${name}: nothing found where MiniSearch finds something`, value: String(search.emptyWhereMiniSearchFinds.length), baseline: '0', ...goalFor(`${name}: nothing empty`, 'none') },
+    );
+    if (!answers) continue;
+    section.figures.push(
+      { what: `${name}: questions answered, phrase and page (${answers.file})`, value: percent(answers.answered, answers.questions), baseline: 'n/a', ...goalFor(`${name}: ≥ 80%`, '≥ 80%') },
+      { what: `${name}: answers quoting code as on the page`, value: percent(answers.codeIdentical, answers.withCode), baseline: 'n/a', ...goalFor(`${name}: quoted code`, '100%') },
+      { what: `${name}: off-topic questions refused with no sources`, value: percent(answers.refusedWithoutSources, answers.offTopic), baseline: 'n/a', ...goalFor(`${name}: off-topic`, '100%') },
     );
   }
   if (report.latency) {

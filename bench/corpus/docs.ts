@@ -1,0 +1,128 @@
+/**
+ * The two real documentation sets the benchmark reads as a new user's site would be read,
+ * and the judged sets that go with them:
+ *
+ * - the PostgreSQL 15 manual (Debian `postgresql-doc-15`, DocBook HTML, about 1,170 pages);
+ * - the Python 3.11 documentation (Debian `python3.11-doc`, Sphinx HTML, about 490 pages
+ *   once the generated index pages are left out).
+ *
+ * Judged search sets: bench/corpus/queries-<corpus>.json, `{ corpus, about, queries: [{ query,
+ * kind, relevant }] }`. Judged answer sets: bench/corpus/questions-<corpus>.json, or
+ * questions-<corpus>-sample.json while that file does not exist. Page paths in both are
+ * relative to the corpus folder (`sql-vacuum.html`, `library/json.html`).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type CorpusId = 'postgres' | 'python';
+export const CORPUS_IDS: CorpusId[] = ['postgres', 'python'];
+
+export interface Corpus {
+  id: CorpusId;
+  name: string;
+  /** The Debian package that installs it. */
+  debianPackage: string;
+  folder: string;
+  /** Pages get this base url plus their path in the folder, as on the documentation's own site. */
+  baseUrl: string;
+}
+
+export const CORPORA: Record<CorpusId, Corpus> = {
+  postgres: {
+    id: 'postgres',
+    name: 'PostgreSQL 15 manual',
+    debianPackage: 'postgresql-doc-15',
+    folder: '/usr/share/doc/postgresql-doc-15/html',
+    baseUrl: 'https://www.postgresql.org/docs/15/',
+  },
+  python: {
+    id: 'python',
+    name: 'Python 3.11 docs',
+    debianPackage: 'python3.11-doc',
+    folder: '/usr/share/doc/python3.11/html',
+    baseUrl: 'https://docs.python.org/3.11/',
+  },
+};
+
+/** The search kinds a judged set is made of, in the order reports list them. */
+export const QUERY_KINDS = ['identifier', 'keywords', 'question', 'typo', 'partial'] as const;
+export type QueryKind = (typeof QUERY_KINDS)[number];
+
+export interface JudgedQuery {
+  query: string;
+  kind: QueryKind;
+  /** Pages (paths relative to the corpus folder) that answer the query. */
+  relevant: string[];
+}
+
+export interface JudgedQuestion {
+  question: string;
+  kind: string;
+  /** The answer holds the answer when it contains any one of these (case and white space folded). */
+  phrases: string[];
+  /** Pages the answer may cite; it must cite one. */
+  pages: string[];
+}
+
+export interface OffTopicQuestion {
+  question: string;
+  /** The visitor's language, which the refusal should be in. */
+  language: string;
+}
+
+export interface QuestionSet {
+  corpus: string;
+  about: string;
+  questions: JudgedQuestion[];
+  offTopic: OffTopicQuestion[];
+}
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** Makes sure the corpus is on disk, installing its Debian package when it is not. */
+export function ensureCorpus(corpus: Corpus, log: (line: string) => void = console.log): void {
+  if (hasPages(corpus.folder)) return;
+  log(`The benchmark corpus ${corpus.name} (${corpus.folder}) is missing; installing ${corpus.debianPackage} with apt-get…`);
+  try {
+    const asRoot = process.getuid?.() === 0;
+    const command = asRoot ? 'apt-get' : 'sudo';
+    const args = asRoot ? ['install', '-y', corpus.debianPackage] : ['-n', 'apt-get', 'install', '-y', corpus.debianPackage];
+    execFileSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch (error) {
+    throw new Error(
+      `Could not install ${corpus.debianPackage} (${(error as Error).message.split('\n')[0]}). ` +
+        `Install it by hand (as root: apt-get install -y ${corpus.debianPackage}) and run the benchmark again.`,
+    );
+  }
+  if (!hasPages(corpus.folder)) throw new Error(`${corpus.debianPackage} is installed but ${corpus.folder} holds no HTML pages.`);
+}
+
+function hasPages(folder: string): boolean {
+  return existsSync(folder) && readdirSync(folder).some((file) => file.endsWith('.html'));
+}
+
+/** The page path (relative to the corpus folder, no fragment) a hit's or a source's url points at; undefined outside the corpus. */
+export function pathOf(corpus: Corpus, url: string): string | undefined {
+  if (!url.startsWith(corpus.baseUrl)) return undefined;
+  return decodeURIComponent(url.slice(corpus.baseUrl.length).split('#')[0]!);
+}
+
+export function loadSearchSet(corpus: CorpusId): JudgedQuery[] {
+  const file = join(HERE, `queries-${corpus}.json`);
+  const queries = (JSON.parse(readFileSync(file, 'utf8')) as { queries: JudgedQuery[] }).queries;
+  for (const entry of queries) {
+    if (!QUERY_KINDS.includes(entry.kind)) throw new Error(`${file}: ${JSON.stringify(entry.query)} has kind ${entry.kind}, not one of ${QUERY_KINDS.join(', ')}`);
+  }
+  return queries;
+}
+
+/** The judged answer set of a corpus, or its sample while the full set is not written; undefined when there is neither. */
+export function loadQuestionSet(corpus: CorpusId): { file: string; set: QuestionSet } | undefined {
+  for (const name of [`questions-${corpus}.json`, `questions-${corpus}-sample.json`]) {
+    const file = join(HERE, name);
+    if (existsSync(file)) return { file: name, set: JSON.parse(readFileSync(file, 'utf8')) as QuestionSet };
+  }
+  return undefined;
+}
