@@ -163,14 +163,22 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const first = best(units, questionTerms);
   if (!first) return refusal;
   const quoted = [quote(first)];
-  const answered = (term: string) => quoted.some((part) => part.terms.has(term));
   // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
-  const secondPart = questionParts(input.question).slice(1).flatMap((part) => terms(part)).filter((term) => !first.passage.allTerms.has(term));
-  if (secondPart.length > 0) {
-    const second = best(units.filter((unit) => unit.passage !== first.passage), secondPart);
-    if (second && weightOf(secondPart, (term) => second.terms.has(term) || second.passage.headingTerms.has(term)) >= MIN_PART_COVERAGE) quoted.push(quote(second));
+  const parts = questionParts(input.question).map((part) => terms(part));
+  const unanswered = parts.length > 1 ? parts.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
+  if (unanswered.length > 0) {
+    const second = best(units.filter((unit) => unit.passage !== first.passage), unanswered);
+    if (second && weightOf(unanswered, (term) => second.terms.has(term) || second.passage.headingTerms.has(term)) >= MIN_PART_COVERAGE) {
+      quoted.push(quote(second));
+      // Answered in the order the question asks.
+      const partOf = (part: Quote) => {
+        const index = parts.findIndex((partTerms) => weightOf(partTerms, (term) => part.terms.has(term)) >= MIN_PART_COVERAGE);
+        return index === -1 ? parts.length : index;
+      };
+      quoted.sort((a, b) => partOf(a) - partOf(b));
+    }
   }
-  if (weightOf(questionTerms, answered) < MIN_COVERAGE) return refusal;
+  if (weightOf(questionTerms, (term) => quoted.some((part) => part.terms.has(term))) < MIN_COVERAGE) return refusal;
 
   const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
   const text = quoted.map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : [])].join('\n\n')).join('\n\n');
