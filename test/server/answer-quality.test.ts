@@ -9,23 +9,7 @@ import assert from 'node:assert/strict';
 import { LOCALES } from '../../wire/contract.js';
 import { NO_ANSWER } from '../../server/answer/embedded.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { CHAT, SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
-
-const PYTHON_SNIPPET = [
-  '```python',
-  'import hashlib',
-  'import hmac',
-  '',
-  '',
-  'def sign_visitor_id(visitor_id, signing_secret):',
-  '    """The `hash` next to a visitor id."""',
-  '    return hmac.new(signing_secret.encode("utf-8"), str(visitor_id).encode("utf-8"), hashlib.sha256).hexdigest()',
-  '',
-  '',
-  'if __name__ == "__main__":',
-  '    print(sign_visitor_id("alice", "secret"))',
-  '```',
-].join('\n');
+import { CHAT, PYTHON_SNIPPET, SIGNING_PAGE, SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
 
 const QUALITY_PAGES = [
   {
@@ -62,32 +46,7 @@ const QUALITY_PAGES = [
       '- `--ask-timeout`: how long to wait.',
     ].join('\n'),
   },
-  {
-    url: 'https://acme.test/docs/identity',
-    title: 'Signed visitors',
-    content: [
-      '# Signed visitors',
-      '',
-      'Sign the visitor id on your server, so a visitor keeps their conversations.',
-      '',
-      '## Node',
-      '',
-      'Sign the visitor id in Node with `createHmac`:',
-      '',
-      '```js',
-      "import { createHmac } from 'node:crypto';",
-      "export const signVisitorId = (id, secret) => createHmac('sha256', secret).update(String(id)).digest('hex');",
-      '```',
-      '',
-      '## Python',
-      '',
-      'To sign the visitor id in Python, compute an HMAC-SHA256 of the id with the signing secret:',
-      '',
-      PYTHON_SNIPPET,
-      '',
-      'Call `sign_visitor_id` from your view and render the result into the page.',
-    ].join('\n'),
-  },
+  SIGNING_PAGE,
   {
     url: 'https://acme.test/docs/context-managers',
     title: 'Context managers',
