@@ -1,10 +1,16 @@
 /**
- * The embedded answer engine: no network and no model. It answers with the sentences of the
- * retrieved sections that answer the question (scored by the question's words they share,
- * rarer words weighing more, earlier and denser sentences preferred), a few of them at most,
- * in markdown, each cited with the number of its source. When the sections do not cover the
- * question it says so plainly instead of guessing.
+ * The embedded answer engine: no network and no model. It answers the way a careful writer
+ * quotes documentation: the one sentence of the retrieved passages that answers the
+ * question best (scored by the question's words it shares, rarer words weighing more, its
+ * headings helping, earlier and denser sentences preferred), cited with its number; then
+ * that passage's code example, verbatim as the page has it in a fenced block with its
+ * language, or else its steps; then, when the question has two parts and the first passage
+ * answers only one, the same from one more passage. Inline code keeps its backticks.
+ * Nothing comes from a passage that does not answer, and only what is quoted is cited.
+ * When the passages do not cover the question it says so plainly, in the visitor's
+ * language, instead of guessing.
  */
+import { plainInline } from '../search/sections.js';
 import { terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
@@ -36,19 +42,14 @@ export function noAnswerText(language: string): string {
   return NO_ANSWER[language] ?? NO_ANSWER[language.split('-')[0]!] ?? NO_ANSWER.en!;
 }
 
-/** The most sentences an answer quotes, and roughly the most words. */
-const MAX_SENTENCES = 3;
-const MAX_WORDS = 90;
-/** Share of the question's (rarity-weighted) terms the chosen sentences must cover to count as an answer. */
-const MIN_COVERAGE = 0.5;
-
 export function createEmbeddedEngine(options: EmbeddedEngineOptions = {}): AnswerEngine {
   const delay = options.tokenDelayMs ?? 0;
   const wordsPerPiece = Math.max(1, options.wordsPerPiece ?? 3);
   return {
     name: 'embedded',
+    cites: (input) => composeAnswer(input).cited,
     async *generate(input: GenerateInput) {
-      const text = composeAnswer(input);
+      const { text } = composeAnswer(input);
       for (const piece of pieces(text, wordsPerPiece)) {
         if (delay > 0) await sleep(delay, input.signal);
         else await new Promise((resolve) => setImmediate(resolve));
@@ -69,172 +70,270 @@ export function pieces(text: string, wordsPerPiece: number): string[] {
   return result;
 }
 
-interface Unit {
-  text: string;
-  terms: Set<string>;
+/** Share of the question's (rarity-weighted) terms the quoted passages must cover to count as an answer. */
+const MIN_COVERAGE = 0.5;
+/** Share of a second part's terms the further passage must hold to be quoted for it. */
+const MIN_PART_COVERAGE = 0.5;
+/** The most items quoted as a passage's steps. */
+const MAX_STEPS = 12;
+
+/** A block of a passage's markdown, in order. */
+type Block =
+  | { kind: 'prose'; text: string }
+  | { kind: 'item'; text: string; ordered: boolean; list: number }
+  | { kind: 'code'; markdown: string };
+
+interface Passage {
+  section: GroundingSection;
+  rank: number;
+  blocks: Block[];
+  /** Terms of the page title and the section's headings. */
   headingTerms: Set<string>;
-  citation: number;
-  sectionRank: number;
-  /** Position within its section (0 first). */
-  position: number;
-  /** Position under its own heading, to favour a heading's opening sentence. */
-  positionUnderHeading: number;
-  listItem: boolean;
-  words: number;
-  /** The heading the unit is under, within its section (empty at the section's top). */
-  heading: string;
+  /** Terms of the headings and of the whole body, code included. */
+  allTerms: Set<string>;
 }
 
-/** Builds the whole answer: chosen sentences with citations, or the plain "not found". */
-export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections' | 'language' | 'history'>): string {
+/** A sentence or list item of a passage: what can answer. */
+interface Unit {
+  /** As written, inline code in backticks. */
+  text: string;
+  terms: Set<string>;
+  passage: Passage;
+  /** The block it comes from. */
+  block: number;
+  /** Position within its passage (0 first). */
+  position: number;
+  words: number;
+}
+
+/** The answer's text, and the sections it cites, numbered as the text cites them. */
+export interface ComposedAnswer {
+  text: string;
+  cited: GroundingSection[];
+}
+
+/** Builds the whole answer: quoted sentences and examples with citations, or the plain "not found" without any. */
+export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections' | 'language' | 'history'>): ComposedAnswer {
+  const refusal = { text: noAnswerText(input.language), cited: [] };
   const questionTerms = [...new Set(terms(input.question))];
-  const units = input.sections.flatMap((section, rank) => splitSection(section, rank));
-  if (questionTerms.length === 0 || units.length === 0) return noAnswerText(input.language);
+  const passages = input.sections.map((section, rank) => readPassage(section, rank));
+  const units = passages.flatMap(unitsOf);
+  if (questionTerms.length === 0 || units.length === 0) return refusal;
 
   const documentFrequency = new Map<string, number>();
-  for (const unit of units) for (const term of new Set([...unit.terms, ...unit.headingTerms])) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const unit of units) for (const term of new Set([...unit.terms, ...unit.passage.headingTerms])) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const weight = (term: string) => Math.log(1 + units.length / (1 + (documentFrequency.get(term) ?? 0)));
+  const weightOf = (wanted: string[], have: (term: string) => boolean) => {
+    const total = wanted.reduce((sum, term) => sum + weight(term), 0);
+    return total === 0 ? 0 : wanted.reduce((sum, term) => sum + (have(term) ? weight(term) : 0), 0) / total;
+  };
   // A follow-up ("and on Windows?") leans on the previous question's words, at a lower weight.
   const previousQuestion = [...input.history].reverse().find((turn) => turn.role === 'user');
   const contextTerms = new Set(previousQuestion ? terms(previousQuestion.text) : []);
-
-  const totalWeight = questionTerms.reduce((sum, term) => sum + weight(term), 0);
   const askedAbout = new Set([...questionTerms, ...contextTerms]);
-  const scored = units
-    .map((unit) => {
+
+  const best = (candidates: Unit[], wanted: string[]): Unit | undefined => {
+    const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
+    let chosen: { unit: Unit; score: number } | undefined;
+    for (const unit of candidates) {
       let match = 0;
       let matched = 0;
       let headingMatch = 0;
-      for (const term of questionTerms) {
+      for (const term of wanted) {
         if (unit.terms.has(term)) {
           match += weight(term);
           matched++;
-        } else if (unit.headingTerms.has(term)) headingMatch += weight(term);
+        } else if (unit.passage.headingTerms.has(term)) headingMatch += weight(term);
       }
       let followUp = 0;
-      for (const term of contextTerms) if (unit.terms.has(term) && !questionTerms.includes(term)) followUp += weight(term);
-      const opensHeading = unit.positionUnderHeading < 2 && headingMatch > 0;
-      if (matched === 0 && !opensHeading) return { unit, score: 0 };
-      // The share of the question the sentence itself answers counts most; its headings help.
+      for (const term of contextTerms) if (unit.terms.has(term) && !wanted.includes(term)) followUp += weight(term);
+      // A heading that names the question makes its opening sentence the answer, even in other words.
+      const opensHeading = unit.position < 2 && headingMatch > 0;
+      if (matched === 0 && !opensHeading) continue;
       const coverage = (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight;
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
-      // A sentence under a heading nobody asked about ("Windows") answers a narrower question.
-      const narrower = 1 - 0.3 * unaskedHeadingShare(unit.heading, askedAbout);
-      const score = coverage * (0.7 + 0.3 * density) * narrower * (1 / (1 + 0.1 * unit.position)) * (1 / (1 + 0.1 * unit.sectionRank));
-      return { unit, score };
-    })
-    .filter((entry) => entry.score > 0)
-    .sort((a, b) => b.score - a.score);
-  if (scored.length === 0) return noAnswerText(input.language);
+      // A passage under a heading nobody asked about ("Windows") answers a narrower question.
+      const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
+      const score = coverage * (0.7 + 0.3 * density) * narrower * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.1 * unit.passage.rank));
+      if (!chosen || score > chosen.score) chosen = { unit, score };
+    }
+    return chosen?.unit;
+  };
 
-  const chosen: Unit[] = [];
-  const covered = new Set<string>();
-  let totalWords = 0;
-  const best = scored[0]!.score;
-  for (const { unit, score } of scored) {
-    if (chosen.length >= MAX_SENTENCES) break;
-    if (chosen.length > 0 && (score < 0.4 * best || totalWords + unit.words > MAX_WORDS)) continue;
-    // A further sentence must answer a part of the question not answered yet, or be nearly as good as the best.
-    const adds = questionTerms.some((term) => !covered.has(term) && (unit.terms.has(term) || unit.headingTerms.has(term)));
-    if (chosen.length > 0 && !adds && score < 0.8 * best) continue;
-    // Docs repeat themselves: a sentence saying nearly what a chosen one says adds nothing.
-    if (chosen.some((other) => overlap(other.terms, unit.terms) >= 0.8)) continue;
-    chosen.push(unit);
-    totalWords += unit.words;
-    for (const term of questionTerms) if (unit.terms.has(term) || unit.headingTerms.has(term)) covered.add(term);
+  const first = best(units, questionTerms);
+  if (!first) return refusal;
+  const quoted = [quote(first)];
+  // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
+  const parts = questionParts(input.question).map((part) => terms(part));
+  const unanswered = parts.length > 1 ? parts.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
+  if (unanswered.length > 0) {
+    const second = best(units.filter((unit) => unit.passage !== first.passage), unanswered);
+    if (second && weightOf(unanswered, (term) => second.terms.has(term) || second.passage.headingTerms.has(term)) >= MIN_PART_COVERAGE) {
+      quoted.push(quote(second));
+      // Answered in the order the question asks.
+      const partOf = (part: Quote) => {
+        const index = parts.findIndex((partTerms) => weightOf(partTerms, (term) => part.terms.has(term)) >= MIN_PART_COVERAGE);
+        return index === -1 ? parts.length : index;
+      };
+      quoted.sort((a, b) => partOf(a) - partOf(b));
+    }
   }
-  const coverage = [...covered].reduce((sum, term) => sum + weight(term), 0) / totalWeight;
-  if (coverage < MIN_COVERAGE) return noAnswerText(input.language);
+  if (weightOf(questionTerms, (term) => quoted.some((part) => part.terms.has(term))) < MIN_COVERAGE) return refusal;
 
-  // Read in the order of the sources, and within one source in the order of the text.
-  chosen.sort((a, b) => a.sectionRank - b.sectionRank || a.position - b.position);
-  const cited = chosen.map((unit) => cite(unit.text, unit.citation));
-  if (chosen.length >= 3 || (chosen.length > 1 && chosen.every((unit) => unit.listItem))) return cited.map((line) => `- ${line}`).join('\n');
-  return cited.join(' ');
+  const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
+  const text = quoted.map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : [])].join('\n\n')).join('\n\n');
+  return { text, cited };
 }
 
-/** How much of the smaller term set the larger one holds (1: one says all the other says). */
-function overlap(a: Set<string>, b: Set<string>): number {
-  let shared = 0;
-  for (const term of a) if (b.has(term)) shared++;
-  const smaller = Math.min(a.size, b.size);
-  return smaller === 0 ? 1 : shared / smaller;
+/** What is quoted from one passage: the answering sentence, and its example or steps. */
+interface Quote {
+  passage: Passage;
+  lead: string;
+  example?: string;
+  /** Terms of all that is quoted and of the passage's headings. */
+  terms: Set<string>;
+}
+
+function quote(unit: Unit): Quote {
+  const { passage } = unit;
+  const blocks = passage.blocks;
+  const block = blocks[unit.block]!;
+  let lead = unit.text;
+  let example: string | undefined;
+  if (block.kind === 'item' && block.ordered) {
+    // A step answers as the whole procedure, introduced by the sentence before it when there is one.
+    const before = blocks.slice(0, unit.block).reverse().find((other) => other.kind !== 'item' || other.list !== block.list);
+    if (before?.kind === 'prose') lead = cleanInline(sentences(before.text).at(-1)!);
+    example = listOf(blocks, block.list);
+  } else {
+    const code = blocks.slice(unit.block + 1).find((other) => other.kind === 'code') ?? blocks.find((other) => other.kind === 'code');
+    const next = blocks[unit.block + 1];
+    if (code?.kind === 'code') example = code.markdown;
+    else if (next?.kind === 'item' && /:$/.test(lead)) example = listOf(blocks, next.list);
+    else {
+      const steps = blocks.find((other) => other.kind === 'item' && other.ordered);
+      if (steps?.kind === 'item' && steps.list !== (block.kind === 'item' ? block.list : -1)) example = listOf(blocks, steps.list);
+    }
+  }
+  return { passage, lead, example, terms: new Set([...terms(plainInline(`${lead}\n${example ?? ''}`)), ...passage.headingTerms]) };
+}
+
+/** A list of a passage, as markdown. */
+function listOf(blocks: Block[], list: number): string {
+  const items = blocks.filter((block): block is Extract<Block, { kind: 'item' }> => block.kind === 'item' && block.list === list).slice(0, MAX_STEPS);
+  return items.map((item, index) => `${item.ordered ? `${index + 1}.` : '-'} ${item.text}`).join('\n');
+}
+
+/** The parts of a question asking two things: split at a further question, a semicolon or "and" joining clauses. */
+function questionParts(question: string): string[] {
+  return question
+    .split(/[?？]\s+(?=\S)|;\s+|\s+(?:and|and then|as well as)\s+(?=(?:how|what|where|when|why|which|who|can|do|does|is|are|also)\b)/i)
+    .filter((part) => terms(part).length > 0);
+}
+
+/** A passage's markdown (or its plain text when no markdown was kept) as blocks. */
+function readPassage(section: GroundingSection, rank: number): Passage {
+  const lines = (section.markdown || section.text).split('\n');
+  const blocks: Block[] = [];
+  let paragraph: string[] = [];
+  let lists = 0;
+  let list: { number: number; ordered: boolean } | undefined;
+  const flush = () => {
+    if (paragraph.length > 0) blocks.push({ kind: 'prose', text: paragraph.join(' ') });
+    paragraph = [];
+  };
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    const fence = /^(\s*)(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      flush();
+      list = undefined;
+      // Lines inside a fence are relative to the fence's own indentation (CommonMark), which is all that is removed.
+      const indent = fence[1]!.length;
+      const marker = fence[2]!;
+      const body = [line.slice(indent)];
+      const closing = new RegExp(`^\\s*${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
+      while (++index < lines.length) {
+        const inner = lines[index]!;
+        body.push(inner.slice(Math.min(indent, /^\s*/.exec(inner)![0].length)));
+        if (closing.test(inner)) break;
+      }
+      blocks.push({ kind: 'code', markdown: body.join('\n') });
+      continue;
+    }
+    const trimmed = line.trim();
+    if (trimmed === '' || /^(#{1,6}\s|\||-{3,}$|\*{3,}$|_{3,}$|<)/.test(trimmed)) {
+      flush();
+      if (trimmed !== '' || !/^(\s*)([-*+]|\d+[.)])\s/.test(lines[index + 1] ?? '')) list = undefined;
+      continue;
+    }
+    const item = /^(?:([-*+])|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.*)$/.exec(trimmed);
+    if (item) {
+      flush();
+      const ordered = item[1] === undefined;
+      if (!list || list.ordered !== ordered) list = { number: lists++, ordered };
+      blocks.push({ kind: 'item', text: item[2]!, ordered, list: list.number });
+      continue;
+    }
+    const last = blocks.at(-1);
+    if (paragraph.length === 0 && list && last?.kind === 'item' && /^\s/.test(line)) {
+      // The continuation of a list item's text.
+      last.text = `${last.text} ${trimmed}`;
+      continue;
+    }
+    list = undefined;
+    paragraph.push(trimmed.replace(/^>\s?/, ''));
+  }
+  flush();
+  const headingTerms = new Set(terms(`${section.title} ${section.section ?? ''}`));
+  return { section, rank, blocks, headingTerms, allTerms: new Set([...headingTerms, ...terms(plainInline(section.markdown || section.text))]) };
+}
+
+/** A passage's sentences and list items. */
+function unitsOf(passage: Passage): Unit[] {
+  const units: Unit[] = [];
+  passage.blocks.forEach((block, index) => {
+    if (block.kind === 'code') return;
+    for (const sentence of block.kind === 'item' ? [block.text] : sentences(block.text)) {
+      const text = cleanInline(sentence);
+      const wordCount = text.split(/\s+/).filter(Boolean).length;
+      if (wordCount < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
+      units.push({ text, terms: new Set(terms(plainInline(text))), passage, block: index, position: units.length, words: wordCount });
+    }
+  });
+  return units;
 }
 
 /** `Install it.` → `Install it [1].`; a marker goes inside the final punctuation. */
 function cite(sentence: string, citation: number): string {
-  const match = /([.!?。！？]+)$/.exec(sentence);
+  const match = /([.!?:。！？：]+)$/.exec(sentence);
   return match ? `${sentence.slice(0, -match[1]!.length)} [${citation}]${match[1]}` : `${sentence} [${citation}]`;
 }
 
-/** A section's text as sentences and list items, each knowing the headings above it. */
-function splitSection(section: GroundingSection, sectionRank: number): Unit[] {
-  const units: Unit[] = [];
-  const baseHeading = [section.title, section.section ?? ''].join(' ');
-  let heading = '';
-  let positionUnderHeading = 0;
-  let paragraph: string[] = [];
-  let inFence = false;
-  const push = (raw: string, listItem: boolean) => {
-    for (const sentence of sentences(raw)) {
-      const text = cleanInline(sentence);
-      const wordCount = text.split(/\s+/).filter(Boolean).length;
-      if (wordCount < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
-      units.push({
-        text,
-        terms: new Set(terms(text)),
-        headingTerms: new Set(terms(`${baseHeading} ${heading}`)),
-        citation: section.citation,
-        sectionRank,
-        position: units.length,
-        positionUnderHeading: positionUnderHeading++,
-        listItem,
-        words: wordCount,
-        heading: [section.section ?? '', heading].join(' ').trim(),
-      });
-    }
-  };
-  const flush = () => {
-    if (paragraph.length > 0) push(paragraph.join(' '), false);
-    paragraph = [];
-  };
-  for (const line of section.text.split('\n')) {
-    const trimmed = line.trim();
-    if (/^(```|~~~)/.test(trimmed)) {
-      flush();
-      inFence = !inFence;
-      continue;
-    }
-    if (inFence) continue;
-    const headingMatch = /^#{1,6}\s+(.*)$/.exec(trimmed);
-    if (headingMatch) {
-      flush();
-      heading = headingMatch[1]!.replace(/#+\s*$/, '');
-      positionUnderHeading = 0;
-      continue;
-    }
-    if (trimmed === '' || /^(\||-{3,}|\*{3,}|_{3,}|<)/.test(trimmed)) {
-      flush();
-      continue;
-    }
-    const item = /^(?:[-*+]|\d+[.)])\s+(.*)$/.exec(trimmed);
-    if (item) {
-      flush();
-      push(item[1]!, true);
-      continue;
-    }
-    paragraph.push(trimmed.replace(/^>\s?/, ''));
-  }
-  flush();
-  return units;
-}
-
-/** Splits prose into sentences at `.`, `!` or `?` followed by space and a capital or digit (and at CJK stops). */
+/**
+ * Splits prose into sentences at `.`, `!` or `?` followed by space and a capital or digit
+ * (and at CJK stops), never inside inline code.
+ */
 function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(`*])|(?<=[。！？])/u)
-    .map((sentence) => sentence.trim())
-    .filter(Boolean);
+  const result: string[] = [];
+  let current = '';
+  // Code spans are kept whole; the prose between them is split.
+  for (const piece of text.split(/(`+[^`]*`+)/)) {
+    if (piece.startsWith('`')) {
+      current += piece;
+      continue;
+    }
+    const parts = piece.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(`*])|(?<=[。！？])/u);
+    parts.forEach((part, index) => {
+      if (index > 0) {
+        result.push(current);
+        current = '';
+      }
+      current += part;
+    });
+  }
+  result.push(current);
+  return result.map((sentence) => sentence.trim()).filter(Boolean);
 }
 
 /** Keeps readable inline markdown (code, emphasis, links with absolute targets), drops images and raw tags. */
@@ -242,7 +341,7 @@ function cleanInline(text: string): string {
   return text
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\((?!https?:)[^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
+    .replace(/<\/?[a-zA-Z][^>]*>/g, '')
     .replace(/\s+/g, ' ')
     .trim();
 }

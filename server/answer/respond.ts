@@ -16,7 +16,7 @@ import type { OrganisationRecord, WidgetRecord } from '../store/records.js';
 import { generateId } from '../store/secrets.js';
 import { noAnswerText } from './embedded.js';
 import { answerEngine } from './engine.js';
-import { fallbackHits, groundingOf, retrieveSections } from './retrieval.js';
+import { fallbackHits, groundingOf, retrieveSections, sourcesOf, summarySections } from './retrieval.js';
 import { AnswerEngineError, type PageContext, type Turn } from './types.js';
 
 export interface AnswerRequest {
@@ -29,8 +29,12 @@ export interface AnswerRequest {
   /** Answer as Server-Sent Events rather than one JSON object. */
   stream: boolean;
   question: string;
+  /** The visitor's language (a built-in locale), for every word the engine writes itself. */
+  language: string;
   /** Chat only; a summary has no conversation. */
   chat?: { conversationId?: string; visitorId: string | null; context?: PageContext };
+  /** Summary only: how many hits the search widget shows for the query, the hits the summary is built from. */
+  summary?: { hits: number };
 }
 
 /** Anything that is not the engine's own report becomes this, so no internals reach the visitor. */
@@ -131,36 +135,39 @@ class AnswerRun {
     let outcome: AnswerOutcome = 'complete';
     let failure: string | undefined;
     try {
-      const language = widget.config.default_language ?? 'en';
+      const { language } = this.request;
       await emit('status', { status: 'searching' });
-      const retrieved = await retrieveSections(app.db, {
-        organisationId: organisation.id,
-        sources: widget.sources,
-        question: this.request.question,
-        previousQuestions: this.history.filter((turn) => turn.role === 'user').map((turn) => turn.text),
-        context: this.request.chat?.context,
-        language,
-      });
-      const grounding = groundingOf(retrieved);
-      sources = grounding.sources;
-      await emit('sources', { sources });
-      if (!this.request.chat && grounding.sections.length === 0) {
-        // Nothing to summarise is not a summary: no credit, `summarized: false`.
+      // A summary sits above the search results: it is built from those hits, as the visitor sees them.
+      const retrieved = this.request.summary
+        ? await summarySections(app.db, {
+            organisationId: organisation.id,
+            sources: widget.sources,
+            query: this.request.question,
+            language: widget.config.default_language,
+            hits: this.request.summary.hits,
+          })
+        : await retrieveSections(app.db, {
+            organisationId: organisation.id,
+            sources: widget.sources,
+            question: this.request.question,
+            previousQuestions: this.history.filter((turn) => turn.role === 'user').map((turn) => turn.text),
+            context: this.request.chat?.context,
+            language: widget.config.default_language,
+          });
+      const engine = answerEngine(app);
+      const input = { question: this.request.question, history: this.history, sections: groundingOf(retrieved), context: this.request.chat?.context, language };
+      // Only what the answer cites is a source; an engine that declines cites nothing.
+      const cited = input.sections.length === 0 ? [] : (engine.cites?.(input) ?? input.sections);
+      if (!this.request.chat && cited.length === 0) {
+        // Nothing to summarise is not a summary: no credit, `summarized: false`, and no card saying "not found" above the results.
         outcome = 'skipped';
+        await emit('sources', { sources: [] });
         return { outcome, text: '', sources: [], summarized: false };
       }
+      sources = sourcesOf(cited);
+      await emit('sources', { sources });
       await emit('status', { status: 'generating' });
-      const deltas =
-        grounding.sections.length === 0
-          ? [noAnswerText(language)]
-          : answerEngine(app).generate({
-              question: this.request.question,
-              history: this.history,
-              sections: grounding.sections,
-              context: this.request.chat?.context,
-              language,
-              signal,
-            });
+      const deltas = cited.length === 0 ? [noAnswerText(language)] : engine.generate({ ...input, signal });
       for await (const delta of deltas) {
         if (signal.aborted) throw new ClientGone();
         if (!delta) continue;

@@ -1,18 +1,22 @@
 /**
- * Picks the sections an answer is grounded on. The search engine is asked for the question
- * as typed, the previous question of the conversation (follow-ups like "and on Windows?")
- * and the title of the page the visitor is on, and the ranked lists are fused (reciprocal
- * rank fusion); when the question alone finds little, its content words are asked one by
- * one too. The candidates are then re-ranked: the share of the question's terms a section
- * holds first, the engine's ranking next, then the conversation's terms and the page being
- * read; a section whose heading names something the visitor did not ask about ("Windows"
- * when nobody said Windows) ranks lower, and sections sharing no term with the question or
- * the conversation are dropped.
+ * Picks the passages an answer is grounded on: the sections whose heading and text match
+ * the question best, with their markdown (code examples as written). The search engine is
+ * asked for the question's content words (question words like "how do I" or "is there a
+ * way to" are not content: pages do not ask), the previous question of the conversation
+ * (follow-ups like "and on Windows?") and the title of the page the visitor is on, and the
+ * ranked lists are fused (reciprocal rank fusion); when the question alone finds little,
+ * its content words are asked one by one too. The candidates are then re-ranked: the share
+ * of the question's terms (rarer ones weighing more) a section's heading and text hold
+ * first, its heading holding them next, then the engine's ranking, the conversation's terms
+ * and the page being read; a section whose heading names something the visitor did not
+ * ask about ("Windows" when nobody said Windows) ranks lower, and sections sharing no term
+ * with the question or the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchSections, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
-import { keywords, share, terms, unaskedHeadingShare } from './text.js';
+import { readSectionMarkdown } from '../store/sections.js';
+import { contentQuery, keywords, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -28,7 +32,12 @@ export interface RetrievalInput {
   limit?: number;
 }
 
-const PER_QUERY = 8;
+/** A retrieved section with its body as written. */
+export interface RetrievedSection extends SectionHit {
+  markdown: string;
+}
+
+const PER_QUERY = 10;
 const FUSION_K = 10;
 
 interface Query {
@@ -36,7 +45,7 @@ interface Query {
   weight: number;
 }
 
-export async function retrieveSections(db: Queryable, input: RetrievalInput): Promise<SectionHit[]> {
+export async function retrieveSections(db: Queryable, input: RetrievalInput): Promise<RetrievedSection[]> {
   const limit = input.limit ?? 4;
   const lastQuestion = input.previousQuestions.at(-1);
   const candidates = new Map<string, { hit: SectionHit; fused: number }>();
@@ -48,7 +57,8 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     const hits = await searchSections(db, {
       organisationId: input.organisationId,
       sources: input.sources,
-      query: query.text.slice(0, 1000),
+      // A space at the end: the question is complete, its last word is not a prefix being typed.
+      query: `${query.text.slice(0, 1000)} `,
       limit: PER_QUERY,
       language: input.language,
     });
@@ -60,47 +70,92 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     return hits.length;
   };
 
-  const found = await ask({ text: input.question, weight: 1 });
+  // A question of question words only ("what is it?") is asked as typed.
+  const found = await ask({ text: contentQuery(input.question) || input.question, weight: 1 });
   if (found < PER_QUERY / 2) for (const word of keywords(input.question, 4)) await ask({ text: word, weight: 0.6 });
-  if (lastQuestion) await ask({ text: lastQuestion, weight: 0.3 });
+  if (lastQuestion) await ask({ text: contentQuery(lastQuestion) || lastQuestion, weight: 0.3 });
   if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
   const questionTerms = new Set(terms(input.question));
   const conversationTerms = new Set(input.previousQuestions.slice(-2).flatMap((question) => terms(question)));
   const askedAbout = new Set([...questionTerms, ...conversationTerms, ...terms(input.context?.title ?? '')]);
   const contextPage = normaliseUrl(input.context?.url);
-  const bestFused = Math.max(0, ...[...candidates.values()].map((entry) => entry.fused));
-  const ranked = [...candidates.values()]
-    .map(({ hit, fused }) => {
-      const sectionTerms = new Set(terms(`${hit.title} ${hit.section ?? ''} ${hit.text}`));
-      const coverage = share(questionTerms, sectionTerms);
-      const followUp = share(conversationTerms, sectionTerms);
+  const entries = [...candidates.values()].map((entry) => ({
+    ...entry,
+    headingTerms: new Set(terms(`${entry.hit.title} ${entry.hit.section ?? ''}`)),
+    bodyTerms: new Set(terms(entry.hit.text)),
+  }));
+  // A term most candidates hold tells them apart less than one few hold.
+  const rarity = new Map<string, number>();
+  for (const term of questionTerms) {
+    const holders = entries.filter((entry) => entry.headingTerms.has(term) || entry.bodyTerms.has(term)).length;
+    rarity.set(term, Math.log(1 + (entries.length + 1) / (holders + 1)));
+  }
+  const totalRarity = [...rarity.values()].reduce((sum, value) => sum + value, 0);
+  const weightedShare = (have: (term: string) => boolean) =>
+    totalRarity === 0 ? 0 : [...questionTerms].reduce((sum, term) => sum + (have(term) ? rarity.get(term)! : 0), 0) / totalRarity;
+  const bestFused = Math.max(0, ...entries.map((entry) => entry.fused));
+  const ranked = entries
+    .map(({ hit, fused, headingTerms, bodyTerms }) => {
+      const coverage = weightedShare((term) => headingTerms.has(term) || bodyTerms.has(term));
+      const headingCoverage = weightedShare((term) => headingTerms.has(term));
+      const followUp = share(conversationTerms, new Set([...headingTerms, ...bodyTerms]));
       const onThisPage = contextPage !== undefined && normaliseUrl(hit.url) === contextPage;
       const offTopic = unaskedHeadingShare(hit.section, askedAbout);
-      const score = coverage + 0.5 * (fused / bestFused) + 0.3 * followUp + (onThisPage ? 0.25 : 0) - 0.3 * offTopic;
+      const score =
+        coverage + 0.5 * headingCoverage + 0.4 * (fused / bestFused) + 0.3 * followUp + (onThisPage ? 0.25 : 0) - 0.3 * offTopic;
       return { hit, score, relevant: coverage > 0 || followUp > 0 };
     })
     .filter((entry) => entry.relevant)
-    .sort((a, b) => b.score - a.score);
-  return ranked.slice(0, limit).map((entry) => entry.hit);
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
+  return withMarkdown(db, ranked.map((entry) => entry.hit));
 }
 
-/** The cited sources of an answer, in citation order ([1] is the first), one per address. */
-export function groundingOf(sections: SectionHit[]): { sources: Source[]; sections: GroundingSection[] } {
-  const sources: Source[] = [];
-  const grounding: GroundingSection[] = [];
-  for (const hit of sections) {
-    let index = sources.findIndex((source) => source.url === hit.url);
-    if (index === -1) index = sources.push({ url: hit.url, title: hit.title, pageId: hit.pageId }) - 1;
-    grounding.push({ citation: index + 1, url: hit.url, title: hit.title, section: hit.section, text: hit.text });
-  }
-  return { sources, sections: grounding };
+/** Hits with the markdown of their sections, for quoting. */
+async function withMarkdown(db: Queryable, hits: SectionHit[]): Promise<RetrievedSection[]> {
+  const markdown = await readSectionMarkdown(db, hits.map((hit) => hit.id));
+  return hits.map((hit) => ({ ...hit, markdown: markdown.get(hit.id) ?? '' }));
+}
+
+/** Retrieved sections numbered in order ([1] is the first), each with its own address. */
+export function groundingOf(sections: RetrievedSection[]): GroundingSection[] {
+  return sections.map((hit, index) => ({
+    citation: index + 1,
+    url: hit.url,
+    title: hit.title,
+    pageId: hit.pageId,
+    section: hit.section,
+    text: hit.text,
+    markdown: hit.markdown,
+  }));
+}
+
+/** The sources of cited sections, in the order of their numbers: `sources[n - 1]` is `[n]`. */
+export function sourcesOf(sections: GroundingSection[]): Source[] {
+  return [...sections].sort((a, b) => a.citation - b.citation).map(({ url, title, pageId }) => ({ url, title, pageId }));
+}
+
+/** How many of the search results a summary is built from: the first ones, which the visitor reads first. */
+const SUMMARY_SECTIONS = 4;
+
+/**
+ * The passages of a search summary: the first of the hits the search widget shows for the
+ * same query over the same sources, in the same order (the search route's own call), so a
+ * summary never disagrees with the results under it.
+ */
+export async function summarySections(
+  db: Queryable,
+  input: { organisationId: string; sources: string[]; query: string; language?: string; hits: number },
+): Promise<RetrievedSection[]> {
+  const hits = await searchSections(db, { organisationId: input.organisationId, sources: input.sources, query: input.query, limit: input.hits, language: input.language });
+  return withMarkdown(db, hits.slice(0, SUMMARY_SECTIONS));
 }
 
 /** Search hits for a message over a widget's sources (the 402 fallback): as search answers it, else as retrieval finds it. */
 export async function fallbackHits(db: Queryable, input: Omit<RetrievalInput, 'previousQuestions'>): Promise<Hit[]> {
   let hits: SectionHit[] = await searchSections(db, { organisationId: input.organisationId, sources: input.sources, query: input.question, limit: 10 });
-  if (hits.length === 0) hits = await retrieveSections(db, { ...input, previousQuestions: [], limit: 10 });
+  if (hits.length === 0) hits = (await retrieveSections(db, { ...input, previousQuestions: [], limit: 10 })).map(({ markdown: _markdown, ...hit }) => hit);
   return publicHits(hits);
 }
 

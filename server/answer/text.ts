@@ -64,6 +64,18 @@ export function terms(text: string): string[] {
   return result;
 }
 
+/**
+ * A question without its question words ("how do I", "what is", "is there a way to"), as
+ * typed and in order: what a search engine should match, since pages do not ask.
+ *
+ * @example
+ * contentQuery('How do I read a file line by line?'); // 'read file line'
+ */
+export function contentQuery(question: string): string {
+  const content = words(question).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word)));
+  return [...new Set(content)].join(' ');
+}
+
 /** The content words of a text as typed (no stems), longest first: what to hand a search engine. */
 export function keywords(text: string, max: number): string[] {
   const seen = new Set<string>();

@@ -3,10 +3,16 @@
 /** A retrieved section, numbered the way the answer cites it: `[citation]` is `sources[citation - 1]`. */
 export interface GroundingSection {
   citation: number;
+  /** The section's address, with its `#fragment` when it has a heading. */
   url: string;
   title: string;
+  pageId: string;
+  /** Where in the page it sits ("Install › Linux"). */
   section?: string;
+  /** Plain text, for matching. */
   text: string;
+  /** The body as written (fenced code with its language, inline code in backticks), for quoting; '' when not kept. */
+  markdown: string;
 }
 
 /** One earlier turn of the conversation. */
@@ -28,7 +34,7 @@ export interface GenerateInput {
   /** Best first; may be empty. */
   sections: GroundingSection[];
   context?: PageContext;
-  /** The widget's language, for the engine's own words (e.g. "I couldn't find this"). */
+  /** The visitor's language (one of the built-in locales), for the engine's own words (e.g. "I couldn't find this"). */
   language: string;
   /** Aborted when the client goes away: the engine stops and releases what it holds. */
   signal: AbortSignal;
@@ -36,6 +42,12 @@ export interface GenerateInput {
 
 export interface AnswerEngine {
   readonly name: string;
+  /**
+   * The sections the answer to `input` will cite, renumbered from 1 in the order the
+   * answer cites them, known before generating; [] when the engine will decline. An engine
+   * that cannot know in advance leaves this out, and every retrieved section is cited.
+   */
+  cites?(input: Omit<GenerateInput, 'signal'>): GroundingSection[];
   /** The answer as deltas, in order. Throws `AnswerEngineError` when it cannot answer. */
   generate(input: GenerateInput): AsyncIterable<string>;
 }

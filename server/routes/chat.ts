@@ -1,4 +1,6 @@
 import { LIMITS } from '../../wire/contract.js';
+import { acceptedLanguages, resolveLocale } from '../../wire/locale.js';
+import type { IncomingMessage } from 'node:http';
 import { respondWithAnswer } from '../answer/respond.js';
 import type { PageContext } from '../answer/types.js';
 import { authoriseWidget } from '../http/auth.js';
@@ -9,6 +11,7 @@ import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
 import { requireId, requireString, type Body } from '../http/validate.js';
+import type { WidgetRecord } from '../store/records.js';
 import { sessionIdFrom } from '../store/sessions.js';
 
 /** Longest chat message or summarize query, in characters. */
@@ -42,6 +45,7 @@ export const chatRoutes: Route[] = [
         sessionId: sessionIdFrom(body),
         stream: wantsEventStream(req.headers.accept),
         question: message,
+        language: visitorLanguage(req, widget),
         chat: { conversationId, visitorId, context: pageContext(body.context) },
       });
     },
@@ -65,4 +69,14 @@ export function pageContext(value: unknown): PageContext | undefined {
     return member;
   };
   return { url: read('url', 2048), title: read('title', 500) };
+}
+
+/**
+ * The language the visitor reads, as the widgets choose it (spec section 8): the first of
+ * the browser's languages (its `Accept-Language`, which every SDK request carries) that a
+ * built-in locale serves, else the widget's `default_language`, else English.
+ */
+export function visitorLanguage(req: IncomingMessage, widget: WidgetRecord): string {
+  const header = req.headers['accept-language'];
+  return resolveLocale(acceptedLanguages(Array.isArray(header) ? header.join(',') : header), widget.config.default_language);
 }

@@ -6,7 +6,8 @@ import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
 import { sessionIdFrom } from '../store/sessions.js';
-import { questionField } from './chat.js';
+import { questionField, visitorLanguage } from './chat.js';
+import { DEFAULT_SEARCH_LIMIT } from './search.js';
 
 export const summarizeRoutes: Route[] = [
   {
@@ -31,6 +32,9 @@ export const summarizeRoutes: Route[] = [
         sessionId: sessionIdFrom(body),
         stream: wantsEventStream(req.headers.accept),
         question: questionField(body, 'query'),
+        language: visitorLanguage(req, widget),
+        // The search widget asks for the default number of hits; the summary is built from the first of those.
+        summary: { hits: DEFAULT_SEARCH_LIMIT },
       });
     },
   },

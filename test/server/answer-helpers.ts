@@ -39,6 +39,51 @@ export const PAGES = [
   },
 ];
 
+/** A Python example exactly as a page writes it: answers must quote it byte for byte. */
+export const PYTHON_SNIPPET = [
+  '```python',
+  'import hashlib',
+  'import hmac',
+  '',
+  '',
+  'def sign_visitor_id(visitor_id, signing_secret):',
+  '    """The `hash` next to a visitor id."""',
+  '    return hmac.new(signing_secret.encode("utf-8"), str(visitor_id).encode("utf-8"), hashlib.sha256).hexdigest()',
+  '',
+  '',
+  'if __name__ == "__main__":',
+  '    print(sign_visitor_id("alice", "secret"))',
+  '```',
+].join('\n');
+
+/** A page whose sections each hold a code example in a fenced block with its language. */
+export const SIGNING_PAGE = {
+    url: 'https://acme.test/docs/identity',
+    title: 'Signed visitors',
+    content: [
+      '# Signed visitors',
+      '',
+      'Sign the visitor id on your server, so a visitor keeps their conversations.',
+      '',
+      '## Node',
+      '',
+      'Sign the visitor id in Node with `createHmac`:',
+      '',
+      '```js',
+      "import { createHmac } from 'node:crypto';",
+      "export const signVisitorId = (id, secret) => createHmac('sha256', secret).update(String(id)).digest('hex');",
+      '```',
+      '',
+      '## Python',
+      '',
+      'To sign the visitor id in Python, compute an HMAC-SHA256 of the id with the signing secret:',
+      '',
+      PYTHON_SNIPPET,
+      '',
+      'Call `sign_visitor_id` from your view and render the result into the page.',
+    ].join('\n'),
+  };
+
 /** baseFixture with a documentation source that answers questions. */
 export function answerFixture(credits = 100) {
   const fixture = baseFixture();

@@ -8,12 +8,14 @@ import assert from 'node:assert/strict';
 import { ANSWER_ENGINE_SERVICE, answerEngineFromEnv } from '../../server/answer/engine.js';
 import { createOpenAiEngine, DataLineParser, SYSTEM_PROMPT } from '../../server/answer/openai.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { CHAT, SUMMARIZE, answerFixture, settledAnswer, startUpstream, streamDeltas, streamRequest, waitFor } from './answer-helpers.js';
+import { CHAT, PYTHON_SNIPPET, SIGNING_PAGE, SUMMARIZE, answerFixture, settledAnswer, startUpstream, streamDeltas, streamRequest, waitFor } from './answer-helpers.js';
 
 let server: TestServer;
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 before(async () => {
-  server = await startTestServer({ fixture: answerFixture(10_000) });
+  const fixture = answerFixture(10_000);
+  (fixture.organisations[0]!.sources[0]!.pages as unknown[]).push(SIGNING_PAGE);
+  server = await startTestServer({ fixture });
   upstream = await startUpstream(streamDeltas([]));
 });
 after(async () => {
@@ -63,6 +65,19 @@ describe('the OpenAI-compatible engine', () => {
     assert.match(system.content, /\[1\] Installing the widget.*\(https:\/\/acme\.test\/docs\/install\)\n.*script tag/s);
     assert.match(system.content, /Installing the widget" \(https:\/\/acme\.test\/docs\/install\)/, 'the page the visitor is on');
     assert.deepEqual(question, { role: 'user', content: 'How do I install the widget?' });
+  });
+
+  test('the grounding holds the passages as the pages write them, code blocks byte for byte, numbered as the sources', async () => {
+    upstream.setScript(streamDeltas(['Use sign_visitor_id [1].']));
+    const response = await server.request('POST', CHAT, { token: 'ws_test_help', body: { message: 'How do I sign the visitor id in Python?' } });
+    const system: string = upstream.requests[0]!.body.messages[0].content;
+    const excerpts = [...system.matchAll(/^\[(\d+)\] .*\((\S+)\)$/gm)].map((match) => ({ citation: Number(match[1]), url: match[2] }));
+    assert.deepEqual(excerpts.map((excerpt) => excerpt.citation), response.json.sources.map((_: unknown, index: number) => index + 1));
+    assert.deepEqual(excerpts.map((excerpt) => excerpt.url), response.json.sources.map((source: { url: string }) => source.url));
+    assert.equal(excerpts[0]!.url, 'https://acme.test/docs/identity#python');
+    const python = system.slice(system.indexOf('[1] '), system.indexOf('\n\n[2] ') === -1 ? undefined : system.indexOf('\n\n[2] '));
+    assert.ok(python.includes(`\n\n${PYTHON_SNIPPET}\n\n`), `the snippet byte for byte in:\n${python}`);
+    assert.ok(python.includes('Call `sign_visitor_id` from your view'), 'inline code keeps its backticks');
   });
 
   test('a follow-up sends the conversation so far', async () => {

@@ -1,0 +1,193 @@
+/**
+ * What an answer holds, through the real chat and summarize routes: the passage that
+ * answers (not scattered sentences), its code example byte for byte, inline code with its
+ * backticks, only the cited sections as sources, summaries that agree with the search
+ * results, and the engine's own words in the visitor's language.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LOCALES } from '../../wire/contract.js';
+import { NO_ANSWER } from '../../server/answer/embedded.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { CHAT, PYTHON_SNIPPET, SIGNING_PAGE, SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
+
+const QUALITY_PAGES = [
+  {
+    url: 'https://acme.test/docs/billing',
+    title: 'Billing',
+    content: [
+      '# Billing',
+      '',
+      'Acme bills every organisation once a month. You can ask questions about a bill in the dashboard.',
+      '',
+      '## Refunds',
+      '',
+      'To ask for a refund, write to the billing desk at billing@acme.test with your order number. Refunds reach your card within ten days.',
+      '',
+      '## Invoices',
+      '',
+      'Invoices are sent by email on the first day of the month. Ask the billing desk for a copy of an older invoice.',
+      '',
+      '© Copyright 2001-2026, Acme Foundation.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/faq',
+    title: 'Frequently asked questions',
+    content: [
+      '# Frequently asked questions',
+      '',
+      'Customers ask about many things. This page lists a few.',
+      '',
+      '## Options',
+      '',
+      '- `--refund-days`: how many days a refund may take.',
+      '- `--order-prefix`: the prefix of every order number.',
+      '- `--ask-timeout`: how long to wait.',
+    ].join('\n'),
+  },
+  SIGNING_PAGE,
+  {
+    url: 'https://acme.test/docs/context-managers',
+    title: 'Context managers',
+    content: [
+      '# Context managers',
+      '',
+      '## Writing a context manager class',
+      '',
+      'A class works with the `with` statement when it defines `__enter__` and `__exit__`: `__enter__` runs when the block starts and `__exit__` when it ends.',
+      '',
+      '```python',
+      'class Timer:',
+      '    def __enter__(self):',
+      '        return self',
+      '',
+      '    def __exit__(self, *exc):',
+      '        return False',
+      '```',
+    ].join('\n'),
+  },
+];
+
+function qualityFixture() {
+  const fixture = answerFixture(10_000);
+  const acme = fixture.organisations[0]!;
+  (acme.sources[0]!.pages as { url: string; title: string; content: string }[]).push(...QUALITY_PAGES);
+  // A widget whose site is German, for visitors whose browser names no language it serves.
+  (acme.widgets as unknown[]).push({
+    id: 'hilfe', type: 'chatbot', name: 'Hilfe', sources: ['docs'],
+    websites: ['acme.test'], secret: 'ws_test_hilfe', signingSecret: 'sig_test_hilfe',
+    config: { default_language: 'de' },
+  });
+  return fixture;
+}
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer({ fixture: qualityFixture() });
+});
+after(() => server.stop());
+
+const ask = (message: string, headers?: Record<string, string>, widget = 'help') =>
+  server.request('POST', `/api/v1/acme/widgets/${widget}/chat`, { token: widget === 'help' ? 'ws_test_help' : 'ws_test_hilfe', body: { message }, headers });
+
+/** The numbers an answer cites, in order of first use. */
+function citations(text: string): number[] {
+  return [...new Set([...text.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1])))];
+}
+
+describe('grounding and the embedded answer', () => {
+  test('a question is answered from the passage that answers it, and only that passage is cited, by its section', async () => {
+    const { json } = await ask('How do I ask for a refund?');
+    assert.match(json.text, /^To ask for a refund, write to the billing desk at billing@acme\.test with your order number \[1\]\./);
+    assert.deepEqual(json.sources, [{ url: 'https://acme.test/docs/billing#refunds', title: 'Billing', pageId: json.sources[0].pageId }]);
+    assert.doesNotMatch(json.text, /©|Copyright|--refund-days|Invoices/, 'nothing from what does not answer');
+  });
+
+  test('the code example comes verbatim, in a fenced block with its language, after the sentence that answers', async () => {
+    const { json } = await ask('How do I sign the visitor id in Python?');
+    assert.ok(json.text.includes(`\n\n${PYTHON_SNIPPET}`), `the snippet byte for byte in:\n${json.text}`);
+    assert.match(json.text, /^To sign the visitor id in Python, compute an HMAC-SHA256 of the id with the signing secret \[1\]:/);
+    assert.doesNotMatch(json.text, /createHmac/, 'not the Node snippet');
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/identity#python']);
+  });
+
+  test('inline code keeps its backticks', async () => {
+    const { json } = await ask('How do I write a class that works with the with statement?');
+    assert.match(json.text, /defines `__enter__` and `__exit__`/);
+    assert.ok(json.text.includes('```python\nclass Timer:\n    def __enter__(self):'));
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/context-managers#writing-a-context-manager-class');
+  });
+
+  test('question words are not content: "is there a way to" finds the same passage as the plain question', async () => {
+    const plain = await ask('refund');
+    const asked = await ask('Is there a way to get a refund?');
+    assert.equal(asked.json.sources[0].url, 'https://acme.test/docs/billing#refunds');
+    assert.deepEqual(asked.json.sources, plain.json.sources);
+  });
+
+  test('a question of two parts is answered from two passages, cited [1] and [2] in the order of the sources', async () => {
+    const { json } = await ask('How do I ask for a refund, and how do I sign the visitor id in Python?');
+    assert.deepEqual(citations(json.text), [1, 2]);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/billing#refunds', 'https://acme.test/docs/identity#python']);
+    assert.ok(json.text.includes(PYTHON_SNIPPET));
+  });
+
+  test('a refusal cites nothing and lists no sources, in the stream as in JSON', async () => {
+    const question = 'What is the boiling point of mercury in the widget?';
+    const { json } = await ask(question);
+    assert.equal(json.text, NO_ANSWER.en);
+    assert.deepEqual(json.sources, []);
+    const streamed = await streamRequest(server.url, CHAT, { token: 'ws_test_help', body: { message: question } });
+    assert.deepEqual(streamed.events.find((event) => event.event === 'sources')!.data, { sources: [] });
+    assert.deepEqual(streamed.events.at(-1)!.data.sources, []);
+  });
+});
+
+describe("the visitor's language", () => {
+  test('the refusal follows the browser language (Accept-Language) for each of the 13 built-in locales', async () => {
+    for (const locale of LOCALES) {
+      const { json } = await ask('What is the boiling point of mercury?', { 'Accept-Language': `${locale},en;q=0.5` });
+      assert.equal(json.text, NO_ANSWER[locale], locale);
+    }
+    assert.notEqual(NO_ANSWER.de, NO_ANSWER.en);
+  });
+
+  test("a language the widgets do not serve falls back to the widget's default language, then English", async () => {
+    const german = await ask('What is the boiling point of mercury?', { 'Accept-Language': 'sv-SE, fi;q=0.8' }, 'hilfe');
+    assert.equal(german.json.text, NO_ANSWER.de);
+    const withoutHeader = await ask('What is the boiling point of mercury?', {}, 'hilfe');
+    assert.equal(withoutHeader.json.text, NO_ANSWER.de);
+    const english = await ask('What is the boiling point of mercury?', { 'Accept-Language': 'sv-SE' });
+    assert.equal(english.json.text, NO_ANSWER.en);
+    const austrian = await ask('What is the boiling point of mercury?', { 'Accept-Language': 'de-AT' });
+    assert.equal(austrian.json.text, NO_ANSWER.de);
+  });
+});
+
+describe('summaries agree with the results', () => {
+  const search = (query: string) => server.request('POST', '/api/v1/acme/widgets/find/search', { token: 'ws_test_find', body: { query } });
+  const summarize = (query: string, headers?: Record<string, string>) => server.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query }, headers });
+
+  test('a summary is built from the hits the visitor sees, and cites only those', async () => {
+    // 'proxy windows mercury': the hits hold two of three words; the summary quotes them instead of saying "not found".
+    for (const query of ['refund', 'order number', 'sign visitor id python', 'accent colour', 'billing desk', 'proxy windows mercury']) {
+      const hits = (await search(query)).json.hits as { url: string }[];
+      assert.ok(hits.length > 0, query);
+      const summary = (await summarize(query)).json;
+      assert.equal(summary.summarized, true, query);
+      assert.doesNotMatch(summary.text, /couldn't find/, query);
+      const shown = hits.slice(0, 4).map((hit) => hit.url);
+      for (const source of summary.sources) assert.ok(shown.includes(source.url), `${query}: ${source.url} is one of the first hits`);
+    }
+  });
+
+  test('a summary streamed has the same sources in its sources event as in done', async () => {
+    const result = await streamRequest(server.url, SUMMARIZE, { token: 'ws_test_find', body: { query: 'refund' } });
+    const sources = result.events.find((event) => event.event === 'sources')!.data.sources;
+    const done = result.events.at(-1)!.data;
+    assert.equal(done.summarized, true);
+    assert.deepEqual(done.sources, sources);
+    assert.deepEqual(citations(done.text), sources.map((_: unknown, index: number) => index + 1));
+  });
+});
