@@ -10,13 +10,15 @@ import type { DefineComponent } from 'vue';
 import type { AssistChatEventMap, AssistSearchEventMap } from '../dist/npm/src/index.js';
 import type { AssistChatAttributes, AssistSearchAttributes } from './attributes.js';
 
-/** `onAssistMessage` and the like: how Vue types a listener written `@assist-message`. */
 type Camel<Name extends string> = Name extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : Name;
+/** Props in camelCase, as Vue types them: a template may write `accent-light` or `accentLight`. */
+type Props<Attributes> = { [Name in keyof Attributes as Camel<Name & string>]: Attributes[Name] };
+/** `onAssistMessage` and the like: how Vue types a listener written `@assist-message`. */
 type EventProps<EventMap> = { [Name in keyof EventMap & string as `on${Capitalize<Camel<Name>>}`]?: (event: EventMap[Name]) => void };
 
 declare module 'vue' {
   interface GlobalComponents {
-    'assist-chat': DefineComponent<AssistChatAttributes & EventProps<AssistChatEventMap>>;
-    'assist-search': DefineComponent<AssistSearchAttributes & EventProps<AssistSearchEventMap>>;
+    'assist-chat': DefineComponent<Props<AssistChatAttributes> & EventProps<AssistChatEventMap>>;
+    'assist-search': DefineComponent<Props<AssistSearchAttributes> & EventProps<AssistSearchEventMap>>;
   }
 }
