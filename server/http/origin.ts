@@ -4,7 +4,9 @@ import type { IncomingMessage } from 'node:http';
  * Website-list matching. An entry is a host, optionally with a port (`example.com`,
  * `localhost:8787`), or `*.example.com` for any subdomain (not the bare domain). A request's
  * Origin matches when its host, and its port where the entry names one, are equal to the
- * entry's; the scheme may be http or https. `Origin: null` and anything unparsable never match.
+ * entry's; the scheme may be http or https. `localhost:*` is local development on any port:
+ * `localhost`, `127.0.0.1` and `[::1]` (what dev servers such as Vite print) with any port.
+ * `Origin: null` and anything unparsable never match.
  */
 export function originAllowed(origin: string | undefined, websites: readonly string[]): boolean {
   const parsed = parseOrigin(origin);
@@ -32,16 +34,21 @@ function parseOrigin(origin: string | undefined): ParsedOrigin | undefined {
   return { host: url.hostname, port };
 }
 
+/** The hosts a browser on the developer's own machine sends for `localhost:*`. */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
 function entryMatches(entry: string, origin: ParsedOrigin): boolean {
   const parsed = parseEntry(entry);
   if (!parsed) return false;
+  if (parsed.anyLoopbackPort) return LOOPBACK_HOSTS.includes(origin.host);
   if (parsed.port !== undefined && parsed.port !== origin.port) return false;
   if (parsed.wildcard) return origin.host.endsWith(`.${parsed.host}`) && origin.host.length > parsed.host.length + 1;
   return origin.host === parsed.host;
 }
 
 /** Splits `*.host:port` into its parts; returns undefined for an entry that is not a host. */
-export function parseEntry(entry: string): { host: string; port?: string; wildcard: boolean } | undefined {
+export function parseEntry(entry: string): { host: string; port?: string; wildcard: boolean; anyLoopbackPort?: true } | undefined {
+  if (entry.toLowerCase() === 'localhost:*') return { host: 'localhost', wildcard: false, anyLoopbackPort: true };
   const match = /^(\*\.)?([a-z0-9.-]+|\[[0-9a-f:]+\])(?::(\d{1,5}))?$/.exec(entry.toLowerCase());
   if (!match) return undefined;
   const host = match[2]!;

@@ -1,11 +1,13 @@
 /**
- * The npm package as a bundler user gets it: packed with `npm pack` (so `files`, `exports` and
- * `sideEffects` are tested as published), unpacked into the node_modules of a throwaway project,
- * then imported by Node, bundled by rollup and type-checked by tsc. Needs `npm run build` first.
+ * The two packages as their users get them, packed with `npm pack` (so `files`, `exports` and
+ * `sideEffects` are tested as published). The widget package `assist-widgets` is unpacked into
+ * the node_modules of a throwaway project, then imported by Node, bundled by rollup and
+ * type-checked by tsc; both packages are also installed with npm into empty folders, to count
+ * what each brings. Needs `npm run build` first.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -56,11 +58,11 @@ after(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-test('the package holds ES modules with declarations and the script-tag build, and no sources or tests', () => {
-  for (const file of ['package.json', 'dist/npm/src/index.js', 'dist/npm/src/index.d.ts', 'dist/npm/src/elements.js', 'dist/npm/src/client/client.js', 'dist/npm/wire/contract.d.ts', 'dist/widget/v1/assist.js']) {
+test('the package holds ES modules with declarations, the framework types, the manifest and the script-tag build, and no server, sources or tests', () => {
+  for (const file of ['package.json', 'dist/npm/src/index.js', 'dist/npm/src/index.d.ts', 'dist/npm/src/elements.js', 'dist/npm/src/client/client.js', 'dist/npm/wire/contract.d.ts', 'dist/widget/v1/assist.js', 'custom-elements.json', 'types/react.d.ts', 'types/vue.d.ts', 'types/attributes.d.ts']) {
     assert.ok(packedFiles.includes(file), `${file} is in the package`);
   }
-  assert.deepEqual(packedFiles.filter((file) => /^(?:src|test|wire|server)\//.test(file) || file.endsWith('.ts') && !file.endsWith('.d.ts')), []);
+  assert.deepEqual(packedFiles.filter((file) => /^(?:src|test|wire|server|demo|dist\/node)\//.test(file) || file.endsWith('.ts') && !file.endsWith('.d.ts')), []);
   // Every module of the entry has its declaration beside it.
   const modules = packedFiles.filter((file) => file.startsWith('dist/npm/') && file.endsWith('.js'));
   assert.deepEqual(modules.filter((file) => !packedFiles.includes(file.replace(/\.js$/, '.d.ts'))), []);
@@ -191,4 +193,102 @@ export const missing = reply.answerText;
     (error: { stdout?: string }) => ({ ok: false, output: error.stdout ?? String(error) }),
   );
   assert.deepEqual(result, { ok: true, output: '' });
+});
+
+/** The packages only the server needs. */
+const SERVER_PACKAGES = ['@electric-sql/pglite', 'pg', 'htmlparser2'];
+
+/** Installs a packed tarball with npm into an empty folder (from npm's cache when it has the dependencies); returns the packages it brought. */
+async function installIntoEmptyFolder(tarball: string): Promise<{ folder: string; packages: string[] }> {
+  const folder = mkdtempSync(join(repo, 'tmp', 'npm-install-'));
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'empty', private: true }));
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: folder });
+  const packages: string[] = [];
+  for (const entry of readdirSync(join(folder, 'node_modules'))) {
+    if (entry.startsWith('.')) continue;
+    if (entry.startsWith('@')) for (const scoped of readdirSync(join(folder, 'node_modules', entry))) packages.push(`${entry}/${scoped}`);
+    else packages.push(entry);
+  }
+  return { folder, packages: packages.sort() };
+}
+
+async function pack(directory: string, destination: string): Promise<string> {
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination, directory], { cwd: repo });
+  return join(destination, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+}
+
+test('`npm install` of the widget package brings what the browser runs (Lit, marked, DOMPurify) and no server dependency', async () => {
+  const tarball = await pack(repo, project);
+  const { folder, packages } = await installIntoEmptyFolder(tarball);
+  try {
+    assert.deepEqual(packages.filter((name) => SERVER_PACKAGES.includes(name)), []);
+    for (const name of ['assist-widgets', 'lit', 'marked', 'dompurify']) assert.ok(packages.includes(name), `${name} is installed`);
+    // Lit's own parts and DOMPurify's types; 30 packages came when the server was in it.
+    assert.ok(packages.length <= 10, `${packages.length} packages: ${packages.join(', ')}`);
+    const manifest = JSON.parse(readFileSync(join(folder, 'node_modules/assist-widgets/package.json'), 'utf8'));
+    assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['dompurify', 'lit', 'marked']);
+    assert.equal(manifest.bin, undefined, 'the server command comes with assist-server');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('`npm install` of the server package brings its database and parser, and its assist-server command serves the API, the script-tag build and the demo', async () => {
+  const tarball = await pack(join(repo, 'packages/server'), project);
+  const { folder, packages } = await installIntoEmptyFolder(tarball);
+  const server = spawn(join(folder, 'node_modules/.bin/assist-server'), ['start', '--port', '0', '--data', join(folder, 'data')], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    for (const name of ['assist-server', ...SERVER_PACKAGES]) assert.ok(packages.includes(name), `${name} is installed`);
+    assert.deepEqual(packages.filter((name) => ['lit', 'marked', 'dompurify', 'assist-widgets'].includes(name)), [], 'the widgets come built, as the script-tag files');
+    const manifest = JSON.parse(readFileSync(join(folder, 'node_modules/assist-server/package.json'), 'utf8'));
+    assert.equal(manifest.version, JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version, 'both packages have one version');
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      server.once('exit', (code) => reject(new Error(`assist-server exited with ${code}`)));
+    });
+    assert.deepEqual(await (await fetch(`${url}/healthz`)).json(), { status: 'ok', database: 'pglite' });
+    const script = await fetch(`${url}/widget/v1/assist.js`);
+    assert.equal(script.status, 200);
+    assert.equal(await script.text(), readFileSync(join(repo, 'dist/widget/v1/assist.js'), 'utf8'));
+    const demo = await fetch(`${url}/demo/`);
+    assert.equal(demo.status, 200);
+    assert.match(await demo.text(), /assist\.js/);
+  } finally {
+    server.kill();
+    await new Promise((resolve) => server.once('exit', resolve));
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+/** The attribute names of an element's table in docs/reference.md. */
+function documentedAttributes(tag: string): string[] {
+  const section = readFileSync(join(repo, 'docs/reference.md'), 'utf8').split(`### \`<${tag}>\``)[1]!.split(/\n##/)[0]!;
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([^`]+)`/g)].map((match) => match[1]!));
+}
+
+test('custom-elements.json, named in package.json, describes both elements: attributes as documented, events, slots, parts and CSS properties', () => {
+  const installed = join(project, 'node_modules', PACKAGE);
+  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+  assert.equal(manifest.customElements, 'custom-elements.json');
+  const elements = JSON.parse(readFileSync(join(installed, manifest.customElements), 'utf8'));
+  const declarations = new Map<string, any>(elements.modules.flatMap((module: any) => module.declarations.map((declaration: any) => [declaration.tagName, { ...declaration, path: module.path }])));
+  assert.deepEqual([...declarations.keys()].sort(), ['assist-chat', 'assist-search']);
+  for (const [tag, declaration] of declarations) {
+    assert.ok(existsSync(join(installed, declaration.path)), `${declaration.path} is in the package`);
+    assert.deepEqual(declaration.attributes.map((attribute: { name: string }) => attribute.name).sort(), documentedAttributes(tag).sort(), `${tag}: the reference's attributes`);
+    assert.ok(declaration.events.every((event: { name: string; description: string }) => event.name.startsWith('assist-') && event.description), `${tag}: events are described`);
+    assert.ok(declaration.cssParts.length > 5 && declaration.cssProperties.some((property: { name: string }) => property.name === '--assist-accent-light'));
+    assert.ok(!declaration.members.some((member: { name: string }) => member.name === 'summaryMarkdown'), 'private members stay out');
+  }
+  assert.deepEqual(declarations.get('assist-chat').slots.map((slot: { name: string }) => slot.name), ['launcher']);
+  assert.ok(declarations.get('assist-chat').events.some((event: { name: string }) => event.name === 'assist-message'));
+  assert.ok(declarations.get('assist-search').events.some((event: { name: string }) => event.name === 'assist-select'));
 });

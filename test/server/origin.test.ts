@@ -27,6 +27,19 @@ const cases: { websites: string[]; origin: string | undefined; allowed: boolean;
   { websites: ['example.com:80'], origin: 'https://example.com', allowed: false, why: 'https without a port is not port 80' },
   { websites: ['127.0.0.1:5173'], origin: 'http://127.0.0.1:5173', allowed: true, why: 'an IP address with a port' },
   { websites: ['[::1]:8787'], origin: 'http://[::1]:8787', allowed: true, why: 'an IPv6 address with a port' },
+  // Local development on any port.
+  { websites: ['localhost:*'], origin: 'http://localhost:5173', allowed: true, why: 'localhost:* takes any port (Vite dev)' },
+  { websites: ['localhost:*'], origin: 'http://localhost:4173', allowed: true, why: 'localhost:* takes any port (Vite preview)' },
+  { websites: ['localhost:*'], origin: 'http://localhost', allowed: true, why: 'localhost:* takes the default port' },
+  { websites: ['localhost:*'], origin: 'https://localhost:8443', allowed: true, why: 'localhost:* over https' },
+  { websites: ['localhost:*'], origin: 'http://127.0.0.1:3000', allowed: true, why: 'localhost:* takes 127.0.0.1' },
+  { websites: ['localhost:*'], origin: 'http://[::1]:5173', allowed: true, why: 'localhost:* takes [::1]' },
+  { websites: ['LOCALHOST:*'], origin: 'http://localhost:5173', allowed: true, why: 'localhost:* is case-insensitive' },
+  { websites: ['localhost:*'], origin: 'http://localhost.evil.test:5173', allowed: false, why: 'localhost:* is no prefix' },
+  { websites: ['localhost:*'], origin: 'http://127.0.0.2:5173', allowed: false, why: 'localhost:* is only 127.0.0.1 of the loopback range' },
+  { websites: ['localhost:*'], origin: 'https://example.com', allowed: false, why: 'localhost:* is no wildcard for other hosts' },
+  { websites: ['example.com:*'], origin: 'https://example.com', allowed: false, why: 'a port * only exists for localhost' },
+  { websites: ['*.localhost:*'], origin: 'http://a.localhost:5173', allowed: false, why: 'no wildcard with a port *' },
   // Wildcards.
   { websites: ['*.example.com'], origin: 'https://a.example.com', allowed: true, why: 'one subdomain level' },
   { websites: ['*.example.com'], origin: 'https://a.b.example.com', allowed: true, why: 'two subdomain levels' },
@@ -79,9 +92,26 @@ describe('through the config route and CORS', () => {
   let server: TestServer;
   const CONFIG = '/api/v1/acme/widgets/help/config';
   before(async () => {
-    server = await startTestServer({ fixture: baseFixture() });
+    const fixture = baseFixture();
+    // A widget in local development: `localhost:*` on its website list.
+    fixture.organisations[0]!.widgets!.push({
+      id: 'local', type: 'search', name: 'Local', sources: ['docs'], websites: ['localhost:*'], secret: 'ws_test_local', signingSecret: 'sig_test_local', config: { summary: true },
+    });
+    server = await startTestServer({ fixture });
   });
   after(() => server?.stop());
+
+  test('localhost:* lets every dev server on localhost, 127.0.0.1 and [::1] load the config, and nothing else', async () => {
+    const LOCAL_CONFIG = '/api/v1/acme/widgets/local/config';
+    for (const origin of ['http://localhost:5173', 'http://localhost:4173', 'http://127.0.0.1:3000', 'http://[::1]:5173', 'https://localhost:8443']) {
+      const response = await server.request('GET', LOCAL_CONFIG, { origin });
+      assert.equal(response.status, 200, `${origin}: ${response.text}`);
+      assert.equal(response.headers.get('access-control-allow-origin'), origin);
+    }
+    for (const origin of ['https://acme.test', 'http://localhost.evil.test:5173', 'http://192.168.1.20:5173']) {
+      assertError(await server.request('GET', LOCAL_CONFIG, { origin }), 403, 'origin_not_allowed');
+    }
+  });
 
   for (const origin of ['https://acme.test', 'http://acme.test:3000', 'https://docs.acme.dev', 'https://a.b.acme.dev', 'http://localhost:8787']) {
     test(`${origin} is allowed, and its origin is echoed with Vary: Origin`, async () => {

@@ -194,7 +194,7 @@ export class AssistSearch extends LitElement {
   private expanded = false;
   private announcement = '';
   private summaryPhase: SummaryPhase = 'hidden';
-  private readonly summary = new StreamingMarkdown();
+  private readonly summaryMarkdown = new StreamingMarkdown();
   private summarySources: Source[] = [];
   private recent: RecentSearches | null = null;
   private recentList: string[] = [];
@@ -534,7 +534,7 @@ export class AssistSearch extends LitElement {
 
   /** Streams the AI summary; it stays hidden when the server produced none (`summarized: false`) or failed. */
   private async summarize(client: AssistClient, query: string, run: number, signal: AbortSignal): Promise<void> {
-    this.summary.reset();
+    this.summaryMarkdown.reset();
     this.summarySources = [];
     this.summaryPhase = 'loading';
     const current = () => run === this.searchRun;
@@ -547,13 +547,13 @@ export class AssistSearch extends LitElement {
         // Shown by the render the client's token event schedules (a few times a second, not per token).
         onToken: (_delta, text) => {
           if (!current()) return;
-          this.summary.set(text);
+          this.summaryMarkdown.set(text);
           this.summaryPhase = 'streaming';
         },
       });
       if (!current()) return;
       if (result.summarized && result.text) {
-        this.summary.set(result.text);
+        this.summaryMarkdown.set(result.text);
         this.summarySources = result.sources;
         this.summaryPhase = 'done';
       } else this.summaryPhase = 'hidden';
@@ -721,7 +721,7 @@ export class AssistSearch extends LitElement {
       ${this.summaryPhase === 'loading'
         ? html`<p class="state">${t('searchSummaryLoading')}</p>`
         : html`<div class="markdown" @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
-            ${this.summary.finishedBlocksHtml.map((block) => unsafeHTML(block))}${unsafeHTML(this.summary.tailHtml)}
+            ${this.summaryMarkdown.finishedBlocksHtml.map((block) => unsafeHTML(block))}${unsafeHTML(this.summaryMarkdown.tailHtml)}
           </div>`}
       ${this.summarySources.length > 0 && this.summaryPhase === 'done'
         ? html`<ol class="summary-sources" aria-label=${t('sources')} @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
