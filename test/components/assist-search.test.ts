@@ -842,7 +842,7 @@ describe('<assist-search> summary feedback', () => {
     expect(beacons[0]!.body.events[0]).to.deep.include({ name: 'feedback', props: { answerId: 'a_sum', value: 'helpful' } });
     await search.element.updateComplete;
     expect(helpful!.getAttribute('aria-pressed')).to.equal('true');
-    expect(search.$('[part="feedback"] [role="status"]')!.textContent).to.equal(en.feedbackThanks);
+    expect(search.$('[part="feedback"] .feedback-thanks')!.textContent).to.equal(en.feedbackThanks);
 
     unhelpful!.click();
     await until(() => expect(beacons).to.have.length(2));
@@ -859,7 +859,7 @@ describe('<assist-search> summary feedback', () => {
     expect(search.dialog()!.open).to.equal(true);
     await search.element.updateComplete;
     expect(search.$('[part="feedback"] input')).to.equal(null);
-    expect(search.$('[part="feedback"] [role="status"]')!.textContent).to.equal(en.feedbackThanks);
+    expect(search.$('[part="feedback"] .feedback-thanks')!.textContent).to.equal(en.feedbackThanks);
   });
 });
 

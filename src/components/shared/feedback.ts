@@ -62,7 +62,7 @@ export class AnswerFeedback {
             <button type="submit" class="feedback-button">${t('feedbackSend')}</button>
           </form>`
         : nothing}
-      <span class="feedback-thanks" role="status">${thanks ? t('feedbackThanks') : ''}</span>
+      <span class="feedback-thanks" aria-live="polite">${thanks ? t('feedbackThanks') : ''}</span>
     </div>`;
   }
 }
