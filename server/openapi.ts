@@ -6,6 +6,7 @@
  */
 import {
   ERROR_STATUS,
+  FEEDBACK_VALUES,
   LIMITS,
   LOCALES,
   PAGE_FORMATS,
@@ -327,6 +328,10 @@ const CONFIG_SETTINGS: Record<string, Schema> = {
   avatar: { type: ['string', 'null'], description: 'Chat only: image URL (http(s) or a path) of the assistant; null when absent.', default: null },
   debounce: integer('Search only: milliseconds to wait after typing.', { minimum: 0, maximum: 10_000, default: 1000 }),
   default_language: string('Fallback UI language.', { enum: LOCALES, default: 'en' }),
+  suggestions: array(string('A question.', { minLength: 1, maxLength: LIMITS.suggestionLength }), 'Example questions the empty search modal and the empty chat offer.', {
+    maxItems: LIMITS.suggestions,
+    default: [],
+  }),
 };
 
 const schemas: Record<string, Schema> = {
@@ -490,6 +495,7 @@ const schemas: Record<string, Schema> = {
       sessionId: ref('SessionId', 'In the JSON response (not in the `done` event): the session the summary counts in.'),
     },
     ['summarized', 'text', 'sources'],
+    { description: 'A summary. Its `answerId`, for feedback, is in the stream\'s `meta` event.' },
   ),
   VisitorIdentity: object(
     {
@@ -532,7 +538,7 @@ const schemas: Record<string, Schema> = {
   ),
   ClickEvent: object(
     {
-      name: { const: 'click', description: 'The only event kind.' },
+      name: { const: 'click', description: 'A click on a result or a cited source.' },
       props: object(
         {
           url: string('The URL clicked.'),
@@ -546,8 +552,24 @@ const schemas: Record<string, Schema> = {
     },
     ['name', 'props'],
   ),
+  FeedbackEvent: object(
+    {
+      name: { const: 'feedback', description: 'A rating of an answer this session received; a later rating of the same answer replaces it.' },
+      props: object(
+        {
+          answerId: string('The `answerId` of a chat reply or summary (from `meta`, `done` or the reply) that this session received; any other is 400.'),
+          value: string('The rating.', { enum: FEEDBACK_VALUES }),
+          comment: string('Why, in the visitor\'s words.', { maxLength: LIMITS.feedbackComment }),
+        },
+        ['answerId', 'value'],
+      ),
+      queryId: string('Ignored for feedback.'),
+      ts: timestamp('When it happened, by the client\'s clock.'),
+    },
+    ['name', 'props'],
+  ),
   EventsBody: object(
-    { sessionId: ref('SessionId'), events: array(ref('ClickEvent')) },
+    { sessionId: ref('SessionId'), events: array({ oneOf: [ref('ClickEvent'), ref('FeedbackEvent')] }) },
     ['sessionId', 'events'],
     { description: `Analytics events of one session; at most ${LIMITS.events / 1024} KiB.` },
   ),
@@ -780,8 +802,29 @@ const schemas: Record<string, Schema> = {
         ['chat', 'summaries', 'total'],
       ),
       creditsSpent: integer('Answer credits spent (returned credits not counted).'),
+      feedback: object(
+        {
+          helpful: integer('Answers rated helpful (a rating counts in the period it was last changed in).'),
+          unhelpful: integer('Answers rated not helpful.'),
+          helpfulRate: nullable({ type: 'number', minimum: 0, maximum: 1, description: '`helpful / (helpful + unhelpful)` to 4 decimals; `null` without ratings.' }),
+          unhelpfulAnswers: array(
+            object(
+              {
+                answerId: string('The answer.'),
+                kind: string('A chat reply or a search summary.', { enum: ['chat', 'summary'] }),
+                question: nullable(string('What was asked; `null` once a chat\'s conversation is deleted.')),
+                comment: nullable(string('The visitor\'s comment.')),
+                ratedAt: timestamp('When it was rated.'),
+              },
+              ['answerId', 'kind', 'question', 'comment', 'ratedAt'],
+            ),
+            'The latest answers rated not helpful, at most 50, newest first.',
+          ),
+        },
+        ['helpful', 'unhelpful', 'helpfulRate', 'unhelpfulAnswers'],
+      ),
     },
-    ['widget', 'from', 'to', 'sessions', 'searches', 'topQueries', 'noResultQueries', 'clicks', 'searchesWithClicks', 'clickThroughRate', 'clicksByRank', 'answers', 'creditsSpent'],
+    ['widget', 'from', 'to', 'sessions', 'searches', 'topQueries', 'noResultQueries', 'clicks', 'searchesWithClicks', 'clickThroughRate', 'clicksByRank', 'answers', 'creditsSpent', 'feedback'],
     { description: "A widget's search and answer analytics over a period." },
   ),
 };
@@ -1135,10 +1178,10 @@ const paths: Record<string, PathItem> = {
   },
   [`${WIDGET}/events`]: {
     post: widgetOperation('sendEvents', {
-      summary: 'Report analytics events (clicks)',
+      summary: 'Report analytics events (clicks and answer feedback)',
       description:
         `The body may be \`application/json\` or \`text/plain\` holding JSON (what \`navigator.sendBeacon\` sends without a preflight); at ` +
-        `most ${LIMITS.events / 1024} KiB. Events join the session of \`sessionId\`; \`queryId\` ties a click to its search.`,
+        `most ${LIMITS.events / 1024} KiB. Events join the session of \`sessionId\`; \`queryId\` ties a click to its search. A \`feedback\` rates an answer this session received (one rating per answer; a later one replaces it); feedback on any other answer refuses the whole body with 400.`,
       type: 'both',
       permission: '`search`, `chat` or `summarize` (any one)',
       requestBody: {

@@ -66,6 +66,8 @@ export interface WidgetConfig {
   avatar: string | null;
   debounce: number;
   default_language: string;
+  /** Example questions the empty search modal and the empty chat offer (at most 6, each at most 120 characters). */
+  suggestions: string[];
 }
 
 export const THEMES = ['auto', 'light', 'dark'] as const;
@@ -91,6 +93,7 @@ export function defaultConfig(type: WidgetType, name: string): WidgetConfig {
     avatar: null,
     debounce: 1000,
     default_language: 'en',
+    suggestions: [],
   };
 }
 
@@ -153,6 +156,11 @@ export interface SummarizeResult {
   summarized: boolean;
   text: string;
   sources: Source[];
+  /**
+   * The summary's id, for feedback. The server sends it in the stream's `meta` event; the
+   * client adds it to the result it resolves with (absent from a JSON reply).
+   */
+  answerId?: string;
 }
 
 export interface VisitorIdentity {
@@ -190,12 +198,20 @@ export interface ClickProps {
   source?: string;
 }
 
-export interface AnalyticsEvent {
-  name: 'click';
-  props: ClickProps;
-  queryId?: string;
-  ts?: string;
+export const FEEDBACK_VALUES = ['helpful', 'unhelpful'] as const;
+export type FeedbackValue = (typeof FEEDBACK_VALUES)[number];
+
+/** A visitor's rating of an answer (chat reply or summary) they received. */
+export interface FeedbackProps {
+  answerId: string;
+  value: FeedbackValue;
+  /** Why, usually after "unhelpful"; at most {@link LIMITS.feedbackComment} characters. */
+  comment?: string;
 }
+
+export type AnalyticsEvent =
+  | { name: 'click'; props: ClickProps; queryId?: string; ts?: string }
+  | { name: 'feedback'; props: FeedbackProps; queryId?: string; ts?: string };
 
 export interface EventsBody {
   sessionId: string;
@@ -220,6 +236,9 @@ export const LIMITS = {
   body: 1024 * 1024,
   pageWrite: 8 * 1024 * 1024,
   events: 64 * 1024,
+  feedbackComment: 1000,
+  suggestions: 6,
+  suggestionLength: 120,
   pageListMax: 200,
   pageListDefault: 50,
   configMaxAgeSeconds: 300,

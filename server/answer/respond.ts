@@ -50,6 +50,7 @@ export async function respondWithAnswer(request: AnswerRequest): Promise<Reply |
     answerId,
     kind,
     sessionId: request.sessionId,
+    ...(!request.chat && { summaryQuery: request.question }),
     chat: request.chat && { ...request.chat, newConversationId: generateId('c_'), question: request.question },
   });
 

@@ -1,8 +1,9 @@
 /**
  * A widget's analytics over a period: what people searched for (and found nothing for),
  * how often a search led to a click, which result positions get clicked, and how many
- * answers were given and credits spent. Searches come from `search_queries` (written by
- * the search route), clicks from `analytics_events`, answers from `answers`.
+ * answers were given and credits spent, and how visitors rated the answers. Searches come
+ * from `search_queries` (written by the search route), clicks from `analytics_events`,
+ * answers from `answers`, ratings from `answer_feedback`.
  */
 import { badRequest } from '../http/errors.js';
 import type { Queryable } from './db.js';
@@ -33,6 +34,26 @@ export interface WidgetAnalytics {
   clicksByRank: { rank: number | null; clicks: number }[];
   answers: { chat: number; summaries: number; total: number };
   creditsSpent: number;
+  feedback: AnswerFeedbackSummary;
+}
+
+/** Ratings given in the period (a rating counts in the period it was last changed in). */
+export interface AnswerFeedbackSummary {
+  helpful: number;
+  unhelpful: number;
+  /** helpful / (helpful + unhelpful), to 4 decimals; null without ratings. */
+  helpfulRate: number | null;
+  /** The latest answers rated unhelpful, at most 50, newest first. */
+  unhelpfulAnswers: UnhelpfulAnswer[];
+}
+
+export interface UnhelpfulAnswer {
+  answerId: string;
+  kind: 'chat' | 'summary';
+  /** What was asked; null when the chat's conversation has since been deleted. */
+  question: string | null;
+  comment: string | null;
+  ratedAt: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -99,6 +120,8 @@ export async function widgetAnalytics(db: Queryable, scope: WidgetScope, period:
     params,
   );
 
+  const feedback = await feedbackSummary(db, params);
+
   const searches = searchTotals?.searches ?? 0;
   const searchesWithClicks = searchTotals?.withClicks ?? 0;
   return {
@@ -115,5 +138,35 @@ export async function widgetAnalytics(db: Queryable, scope: WidgetScope, period:
     clicksByRank,
     answers: { chat: answers?.chat ?? 0, summaries: answers?.summaries ?? 0, total: (answers?.chat ?? 0) + (answers?.summaries ?? 0) },
     creditsSpent: answers?.creditsSpent ?? 0,
+    feedback,
+  };
+}
+
+async function feedbackSummary(db: Queryable, params: unknown[]): Promise<AnswerFeedbackSummary> {
+  const inPeriod = 'f.organisation_id = $1 AND f.widget_id = $2 AND f.updated_at >= $3 AND f.updated_at < $4';
+  const [totals] = await db.query<{ helpful: number; unhelpful: number }>(
+    `SELECT count(*) FILTER (WHERE f.value = 'helpful')::int AS helpful, count(*) FILTER (WHERE f.value = 'unhelpful')::int AS unhelpful
+       FROM answer_feedback f WHERE ${inPeriod}`,
+    params,
+  );
+  // A chat answer's question is the visitor's message just before it in its conversation.
+  const unhelpful = await db.query<{ answerId: string; kind: 'chat' | 'summary'; question: string | null; comment: string | null; ratedAt: Date | string }>(
+    `SELECT f.answer_id AS "answerId", a.kind, f.comment, f.updated_at AS "ratedAt",
+            COALESCE(a.question, (
+              SELECT q.text FROM messages m JOIN messages q ON q.conversation_id = m.conversation_id AND q.role = 'user' AND q.id < m.id
+               WHERE m.answer_id = f.answer_id ORDER BY q.id DESC LIMIT 1)) AS question
+       FROM answer_feedback f JOIN answers a ON a.id = f.answer_id
+      WHERE ${inPeriod} AND f.value = 'unhelpful'
+      ORDER BY f.updated_at DESC, f.answer_id LIMIT 50`,
+    params,
+  );
+  const helpful = totals?.helpful ?? 0;
+  const unhelpfulCount = totals?.unhelpful ?? 0;
+  const rated = helpful + unhelpfulCount;
+  return {
+    helpful,
+    unhelpful: unhelpfulCount,
+    helpfulRate: rated === 0 ? null : Math.round((helpful / rated) * 10_000) / 10_000,
+    unhelpfulAnswers: unhelpful.map((row) => ({ ...row, ratedAt: new Date(row.ratedAt).toISOString() })),
   };
 }

@@ -30,6 +30,8 @@ export interface BeginAnswerInput extends WidgetScope {
   answerId: string;
   kind: AnswerKind;
   sessionId: string;
+  /** Summary only: the search query, kept so the owner sees what a rated summary answered. */
+  summaryQuery?: string;
   /** Chat only: the conversation to continue (or a new one's id) and who asks. */
   chat?: { conversationId?: string; newConversationId: string; visitorId: string | null; question: string };
 }
@@ -57,12 +59,13 @@ export async function beginAnswer(db: Db, input: BeginAnswerInput): Promise<Begu
       if (!input.chat.conversationId) begun = await openConversation(tx, input, { ...input.chat, newId: input.chat.newConversationId });
       await appendExchange(tx, begun.conversationId!, input.chat.question, input.answerId);
     }
-    await tx.query('INSERT INTO answers (id, organisation_id, widget_id, kind, session_id) VALUES ($1, $2, $3, $4, $5)', [
+    await tx.query('INSERT INTO answers (id, organisation_id, widget_id, kind, session_id, question) VALUES ($1, $2, $3, $4, $5, $6)', [
       input.answerId,
       input.organisationId,
       input.widgetId,
       input.kind,
       input.sessionId,
+      input.summaryQuery ?? null,
     ]);
     return begun;
   });

@@ -1,9 +1,12 @@
 /**
- * Analytics events sent by the SDK and the beacon. The only kind is `click`, with `props`
- * `{ url, rank?, source? }`, tied to its session and, when given, to the search (`queryId`)
- * it came from, which is what the search → click funnel is computed from. Bodies are
- * validated strictly: anything unknown or ill-typed is refused (400) rather than stored.
+ * Analytics events sent by the SDK and the beacon. A `click`, with `props`
+ * `{ url, rank?, source? }`, is tied to its session and, when given, to the search (`queryId`)
+ * it came from, which is what the search → click funnel is computed from. A `feedback`, with
+ * `props` `{ answerId, value, comment? }`, rates an answer the same session received; one
+ * rating per answer, a later one replaces it. Bodies are validated strictly: anything unknown
+ * or ill-typed is refused (400) rather than stored.
  */
+import { FEEDBACK_VALUES, LIMITS, type FeedbackValue } from '../../wire/contract.js';
 import { badRequest } from '../http/errors.js';
 import type { Queryable } from './db.js';
 import { SESSION_ID_PATTERN } from './sessions.js';
@@ -18,16 +21,27 @@ export interface ClickEvent {
   clientTime: string | null;
 }
 
+export interface FeedbackEvent {
+  name: 'feedback';
+  answerId: string;
+  value: FeedbackValue;
+  comment: string | null;
+}
+
+export type RecordedEvent = ClickEvent | FeedbackEvent;
+
 /** The most events one request may carry (the body is also capped at 64 KiB). */
 export const MAX_EVENTS = 100;
 const EVENT_FIELDS = new Set(['name', 'props', 'queryId', 'ts']);
 const PROP_FIELDS = new Set(['url', 'rank', 'source']);
+const FEEDBACK_FIELDS = new Set(['answerId', 'value', 'comment']);
 const QUERY_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+const ANSWER_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Checks an events body; throws 400 naming the first field that is wrong. */
-export function parseEventsBody(body: Record<string, unknown>): { sessionId: string; events: ClickEvent[] } {
+export function parseEventsBody(body: Record<string, unknown>): { sessionId: string; events: RecordedEvent[] } {
   const sessionId = body.sessionId;
   if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
     throw badRequest("`sessionId` is required: 1–128 letters, digits, '_' or '-'.");
@@ -35,11 +49,12 @@ export function parseEventsBody(body: Record<string, unknown>): { sessionId: str
   for (const key of Object.keys(body)) if (key !== 'sessionId' && key !== 'events') throw badRequest(`\`${key}\` is not a field of an events body.`);
   const list = body.events;
   if (!Array.isArray(list) || list.length === 0 || list.length > MAX_EVENTS) throw badRequest(`\`events\` must be an array of 1 to ${MAX_EVENTS} events.`);
-  const events = list.map((event, index): ClickEvent => {
+  const events = list.map((event, index): RecordedEvent => {
     const at = `events[${index}]`;
     if (!isObject(event)) throw badRequest(`\`${at}\` must be an object.`);
     for (const key of Object.keys(event)) if (!EVENT_FIELDS.has(key)) throw badRequest(`\`${at}.${key}\` is not a field of an event.`);
-    if (event.name !== 'click') throw badRequest(`\`${at}.name\` must be "click".`);
+    if (event.name === 'feedback') return parseFeedback(event, at);
+    if (event.name !== 'click') throw badRequest(`\`${at}.name\` must be "click" or "feedback".`);
     const props = event.props;
     if (!isObject(props)) throw badRequest(`\`${at}.props\` must be an object with \`url\`.`);
     for (const key of Object.keys(props)) if (!PROP_FIELDS.has(key)) throw badRequest(`\`${at}.props.${key}\` is not a property of a click.`);
@@ -65,7 +80,55 @@ export function parseEventsBody(body: Record<string, unknown>): { sessionId: str
   return { sessionId, events };
 }
 
-export async function recordEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<void> {
+function parseFeedback(event: Record<string, unknown>, at: string): FeedbackEvent {
+  const props = event.props;
+  if (!isObject(props)) throw badRequest(`\`${at}.props\` must be an object with \`answerId\` and \`value\`.`);
+  for (const key of Object.keys(props)) if (!FEEDBACK_FIELDS.has(key)) throw badRequest(`\`${at}.props.${key}\` is not a property of a feedback.`);
+  if (typeof props.answerId !== 'string' || !ANSWER_ID_PATTERN.test(props.answerId)) {
+    throw badRequest(`\`${at}.props.answerId\` must be the \`answerId\` of an answer.`);
+  }
+  if (!FEEDBACK_VALUES.includes(props.value as FeedbackValue)) throw badRequest(`\`${at}.props.value\` must be "helpful" or "unhelpful".`);
+  const comment = props.comment ?? null;
+  if (comment !== null && (typeof comment !== 'string' || comment.length > LIMITS.feedbackComment)) {
+    throw badRequest(`\`${at}.props.comment\` must be a string of at most ${LIMITS.feedbackComment} characters.`);
+  }
+  return { name: 'feedback', answerId: props.answerId, value: props.value as FeedbackValue, comment: comment?.trim() || null };
+}
+
+/**
+ * Stores clicks, and ratings of answers this session received. A rating of any other answer
+ * (unknown, another widget's, another session's) refuses the whole body with a 400 before
+ * anything is written, saying the same in every case so answer ids cannot be probed.
+ */
+export async function recordEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: RecordedEvent[]): Promise<void> {
+  const clicks = events.filter((event): event is ClickEvent => event.name === 'click');
+  // One row per answer: within a body too, the last rating wins.
+  const ratings = new Map(events.filter((event): event is FeedbackEvent => event.name === 'feedback').map((event) => [event.answerId, event]));
+  if (ratings.size > 0) await requireReceivedAnswers(db, scope, sessionId, events);
+  if (clicks.length > 0) await recordClicks(db, scope, sessionId, clicks);
+  for (const rating of ratings.values()) {
+    await db.query(
+      `INSERT INTO answer_feedback (answer_id, organisation_id, widget_id, session_id, value, comment)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (answer_id) DO UPDATE SET value = excluded.value, comment = excluded.comment, updated_at = now()`,
+      [rating.answerId, scope.organisationId, scope.widgetId, sessionId, rating.value, rating.comment],
+    );
+  }
+}
+
+async function requireReceivedAnswers(db: Queryable, scope: WidgetScope, sessionId: string, events: RecordedEvent[]): Promise<void> {
+  const answerIds = [...new Set(events.flatMap((event) => (event.name === 'feedback' ? [event.answerId] : [])))];
+  const placeholders = answerIds.map((_, index) => `$${index + 4}`).join(', ');
+  const received = await db.query<{ id: string }>(
+    `SELECT id FROM answers WHERE organisation_id = $1 AND widget_id = $2 AND session_id = $3 AND id IN (${placeholders})`,
+    [scope.organisationId, scope.widgetId, sessionId, ...answerIds],
+  );
+  const known = new Set(received.map((row) => row.id));
+  const index = events.findIndex((event) => event.name === 'feedback' && !known.has(event.answerId));
+  if (index >= 0) throw badRequest(`\`events[${index}].props.answerId\` is not an answer this session received.`);
+}
+
+async function recordClicks(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<void> {
   const values: unknown[] = [];
   const rows = events.map((event) => {
     values.push(scope.organisationId, scope.widgetId, sessionId, event.queryId, event.name, event.url, event.rank, event.source, event.clientTime);

@@ -4,6 +4,7 @@
  * so all three validate the same way and store secrets the same way (hashes only).
  */
 import {
+  LIMITS,
   LOCALES,
   PERMISSIONS,
   PLANS,
@@ -83,7 +84,7 @@ export async function createSource(db: Queryable, organisationId: string, input:
 
 const CONFIG_FIELDS = [
   'variant', 'accent_light', 'accent_dark', 'theme', 'branding', 'summary', 'speech_input',
-  'placeholder', 'greeting', 'avatar', 'debounce', 'default_language',
+  'placeholder', 'greeting', 'avatar', 'debounce', 'default_language', 'suggestions',
 ] as const;
 
 /** Checks a widget's `config` object: only spec 2.4's settable fields, each of its type. */
@@ -128,6 +129,15 @@ export function validateWidgetConfig(type: WidgetType, value: unknown): Partial<
   const debounce = optionalInteger(input, 'config.debounce', 0, 10_000);
   if (debounce !== undefined) config.debounce = debounce;
   if (settings.default_language !== undefined) config.default_language = requireOneOf(input, 'config.default_language', LOCALES);
+  const suggestions = optionalStringArray(input, 'config.suggestions', {
+    max: LIMITS.suggestions,
+    item: (question) => {
+      const trimmed = question.trim();
+      if (!trimmed || trimmed.length > LIMITS.suggestionLength) throw badRequest(`\`config.suggestions\` entries must be questions of 1 to ${LIMITS.suggestionLength} characters.`);
+      return trimmed;
+    },
+  });
+  if (suggestions !== undefined) config.suggestions = suggestions;
   return config;
 }
 

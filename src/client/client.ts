@@ -1,6 +1,8 @@
 import {
   API_PREFIX,
   ERROR_STATUS,
+  FEEDBACK_VALUES,
+  LIMITS,
   parseWidgetKey,
   type AnalyticsEvent,
   type ChatReply,
@@ -136,6 +138,8 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
       let result: Result | null = null;
       if (response.headers.get('Content-Type')?.includes('text/event-stream')) {
         let text = '';
+        // A summary's `done` lacks its id, which only `meta` carries; feedback needs it.
+        let metaAnswerId: string | undefined;
         await readEventStream(
           response,
           (event) => {
@@ -143,6 +147,7 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
             switch (event.event) {
               case 'meta':
                 adoptSessionId(data.sessionId);
+                if (typeof data.answerId === 'string') metaAnswerId = data.answerId;
                 transition(owner, operation, 'receive');
                 return false;
               case 'status':
@@ -163,7 +168,7 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
                 if (owner === statusOwner) events.emit('token', { operation, delta: data.delta, text });
                 return false;
               case 'done':
-                result = parse(data);
+                result = parse(metaAnswerId ? { answerId: metaAnswerId, ...data } : data);
                 if (result === null) throw invalidResponse(response.status, 'The done event does not hold a complete answer.');
                 return true;
               case 'error':
@@ -286,6 +291,17 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
       } catch {
         // Analytics must never break the page.
       }
+    },
+
+    sendFeedback(answerId, value, comment) {
+      if (typeof answerId !== 'string' || !answerId) throw new AssistError('invalid_request', 'sendFeedback() needs the answerId of a chat reply or summary.');
+      if (!FEEDBACK_VALUES.includes(value)) throw new AssistError('invalid_request', 'sendFeedback() takes "helpful" or "unhelpful".');
+      if (comment !== undefined && (typeof comment !== 'string' || comment.length > LIMITS.feedbackComment)) {
+        throw new AssistError('invalid_request', `A feedback comment is a string of at most ${LIMITS.feedbackComment} characters.`);
+      }
+      if (lifetime.signal.aborted) return;
+      const trimmed = comment?.trim();
+      sendEvent(transport, token, { name: 'feedback', props: { answerId, value, ...(trimmed && { comment: trimmed }) }, ts: new Date().toISOString() });
     },
 
     identify(nextUser) {

@@ -25,7 +25,7 @@ export function parseSummarizeResult(body: unknown): SummarizeResult | null {
   if (!isRecord(body) || typeof body.summarized !== 'boolean' || typeof body.text !== 'string') return null;
   const sources = body.sources ?? [];
   if (!Array.isArray(sources) || !sources.every(isSource)) return null;
-  return { summarized: body.summarized, text: body.text, sources };
+  return { summarized: body.summarized, text: body.text, sources, ...(typeof body.answerId === 'string' && body.answerId && { answerId: body.answerId }) };
 }
 
 export function parseConversationSummary(body: unknown): ConversationSummary | null {

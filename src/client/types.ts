@@ -1,9 +1,9 @@
 import type {
-  AnalyticsEvent,
   ChatReply,
   ClickProps,
   Conversation,
   ConversationSummary,
+  FeedbackValue,
   Locale,
   SearchResponse,
   Source,
@@ -163,7 +163,20 @@ export interface AssistClient {
    * @example
    * client.trackEvent('click', { url: hit.url, rank: 1, source: 'result' });
    */
-  trackEvent(name: AnalyticsEvent['name'], props: ClickProps, options?: TrackEventOptions): void;
+  trackEvent(name: 'click', props: ClickProps, options?: TrackEventOptions): void;
+
+  /**
+   * Rates an answer this browser session received: a chat reply (`reply.answerId`) or a
+   * summary (`result.answerId`). One rating per answer; sending another replaces it. The
+   * comment (at most 1,000 characters) says why, usually after `'unhelpful'`. Sent like
+   * `trackEvent` (a beacon, fire-and-forget); throws an `invalid_request` AssistError at once
+   * on a missing answer id, another value or a longer comment.
+   *
+   * @example
+   * const reply = await client.chat('How do I invite a colleague?');
+   * client.sendFeedback(reply.answerId, 'unhelpful', 'It does not say where the invite link is.');
+   */
+  sendFeedback(answerId: string, value: FeedbackValue, comment?: string): void;
 
   /**
    * Sets the visitor (`identify()` with no argument makes them anonymous). A different visitor

@@ -95,6 +95,7 @@ export function parseWidgetConfig(body: unknown): WidgetConfig | null {
   for (const [field, fallback] of Object.entries(defaults)) {
     const value = body[field];
     if (field === 'avatar') writable[field] = typeof value === 'string' && value ? value : null;
+    else if (field === 'suggestions') writable[field] = Array.isArray(value) ? value.filter((question): question is string => typeof question === 'string' && question.trim() !== '').slice(0, LIMITS.suggestions) : [];
     else if (typeof value === typeof fallback && (typeof value !== 'number' || Number.isFinite(value))) writable[field] = value;
   }
   if (!VARIANTS[type].includes(config.variant)) config.variant = defaults.variant;

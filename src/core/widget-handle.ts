@@ -34,6 +34,12 @@ export interface WidgetMountOptions {
   speech_input?: boolean;
   /** Search only; milliseconds. */
   debounce?: number;
+  /**
+   * Search only: the chat widget (`{organisation}/{widget}`) that "Ask AI" sends the query to.
+   * Its `<assist-chat>` on the page is used, or one is made. Without it, an `<assist-chat>`
+   * already on the page is asked, and without one no "Ask AI" is offered.
+   */
+  chat?: string;
   default_language?: string;
 }
 

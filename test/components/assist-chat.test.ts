@@ -639,3 +639,131 @@ describe('<assist-chat> look and language', () => {
     }
   });
 });
+
+describe('<assist-chat> feedback, suggestions and focus', () => {
+  /** The analytics events the widget sends (through sendBeacon, as the client does). */
+  function captureBeacons() {
+    const sent: { url: string; body: any }[] = [];
+    const original = navigator.sendBeacon;
+    navigator.sendBeacon = (url: string | URL, body?: BodyInit | null) => {
+      void (body as Blob).text().then((text) => sent.push({ url: String(url), body: JSON.parse(text) }));
+      return true;
+    };
+    cleanups.push(() => (navigator.sendBeacon = original));
+    return sent;
+  }
+
+  it('every finished answer has Helpful / Not helpful; each choice, and the comment after Not helpful, is sent as feedback for that answer', async () => {
+    const beacons = captureBeacons();
+    let answer = 0;
+    worker.use(http.post(`${API}/chat`, () => HttpResponse.json({ ...REPLY, answerId: `a_${++answer}` })));
+    container('feedback');
+    const chat = await mountChat({ variant: 'inline', target: '#feedback' });
+    await chat.ask('First question');
+    await until(() => chat.$$('[part="feedback"]').length === 1);
+    await chat.ask('Second question');
+    await until(() => chat.$$('[part="feedback"]').length === 2);
+    const [first, second] = chat.$$('[part="feedback"]');
+    expect(first!.getAttribute('aria-label')).to.equal(en.feedbackQuestion);
+    const buttons = (group: HTMLElement) => [...group.querySelectorAll('button')];
+    expect(buttons(second!).map((button) => button.textContent!.trim())).to.deep.equal([en.feedbackHelpful, en.feedbackUnhelpful]);
+
+    buttons(second!)[1]!.click();
+    await until(() => beacons.length === 1);
+    expect(beacons[0]!.body.events[0]).to.deep.include({ name: 'feedback', props: { answerId: 'a_2', value: 'unhelpful' } });
+    await chat.element.updateComplete;
+    expect(buttons(second!)[1]!.getAttribute('aria-pressed')).to.equal('true');
+    const comment = second!.querySelector('input')!;
+    comment.focus();
+    await sendKeys({ type: 'Too vague' });
+    await sendKeys({ press: 'Enter' });
+    await until(() => beacons.length === 2);
+    expect(beacons[1]!.body.events[0].props).to.deep.equal({ answerId: 'a_2', value: 'unhelpful', comment: 'Too vague' });
+    // The comment's Enter sends the comment, never a chat message.
+    expect(requests.requests.filter((request) => request.url.endsWith('/chat'))).to.have.length(2);
+    await chat.element.updateComplete;
+    expect(second!.querySelector('.feedback-thanks')!.textContent).to.equal(en.feedbackThanks);
+
+    buttons(first!)[0]!.click();
+    await until(() => beacons.length === 3);
+    expect(beacons[2]!.body.events[0].props).to.deep.equal({ answerId: 'a_1', value: 'helpful' });
+  });
+
+  it('an answer still streaming, stopped or failed has no feedback buttons', async () => {
+    const stream = controlledStream();
+    worker.use(http.post(`${API}/chat`, () => stream.response()));
+    container('feedback');
+    const chat = await mountChat({ variant: 'inline', target: '#feedback' });
+    await chat.ask('How?');
+    stream.send(...chatEvents(REPLY, ['Partial answer']).slice(0, 5));
+    await until(() => chat.messages().includes('Partial answer'));
+    expect(chat.$('[part="feedback"]')).to.equal(null);
+    chat.button(en.chatStop)!.click();
+    await until(() => chat.$('.note'));
+    expect(chat.$('[part="feedback"]')).to.equal(null);
+  });
+
+  it('an empty conversation offers the widget’s suggested questions; one click asks it', async () => {
+    let body: any;
+    worker.use(http.post(`${API}/chat`, async ({ request }) => ((body = await request.json()), HttpResponse.json(REPLY))));
+    container('feedback');
+    const chat = await mountChat({ variant: 'inline', target: '#feedback' }, { ...CONFIG, suggestions: ['How do I install the widget?', 'Can I change the colours?'] });
+    const group = chat.$('[part="suggestions"]')!;
+    expect(group.getAttribute('aria-label')).to.equal(en.suggestions);
+    expect([...group.querySelectorAll('button')].map((button) => button.textContent)).to.deep.equal(['How do I install the widget?', 'Can I change the colours?']);
+    group.querySelectorAll('button')[1]!.click();
+    await until(() => body?.message === 'Can I change the colours?');
+    await chat.element.updateComplete;
+    expect(chat.$('[part="suggestions"]')).to.equal(null);
+  });
+
+  it('sendMessage() opens the panel and asks, as the search widget’s Ask AI does', async () => {
+    let body: any;
+    worker.use(http.post(`${API}/chat`, async ({ request }) => ((body = await request.json()), HttpResponse.json(REPLY))));
+    const chat = await mountChat();
+    expect(chat.element.open).to.equal(false);
+    await chat.element.sendMessage('reset password');
+    expect(chat.element.open).to.equal(true);
+    await until(() => body?.message === 'reset password');
+    await until(() => chat.messages().includes('Open Settings.'));
+  });
+
+  it('the message field shows one focus ring: the form’s, not also the field’s outline', async () => {
+    container('feedback');
+    const chat = await mountChat({ variant: 'inline', target: '#feedback' });
+    chat.input().focus();
+    await sendKeys({ press: 'a' });
+    const field = getComputedStyle(chat.input());
+    expect(field.outlineStyle).to.equal('none');
+    const form = getComputedStyle(chat.$('form')!);
+    expect(form.boxShadow).to.not.equal('none');
+  });
+
+  it('has no serious or critical axe violations with feedback and its comment showing, and with suggestions', async () => {
+    if (!(window as { axe?: unknown }).axe) {
+      await new Promise<void>((resolve, reject) => {
+        const script = document.createElement('script');
+        script.src = '/node_modules/axe-core/axe.min.js';
+        script.onload = () => resolve();
+        script.onerror = () => reject(new Error('axe-core did not load'));
+        document.head.append(script);
+      });
+    }
+    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+    worker.use(http.post(`${API}/chat`, () => HttpResponse.json(REPLY)));
+    for (const theme of ['light', 'dark'] as const) {
+      container('feedback');
+    const chat = await mountChat({ variant: 'inline', target: '#feedback', theme }, { ...CONFIG, suggestions: ['How do I install the widget?'] });
+      const suggested = await axe.run(chat.element, { resultTypes: ['violations'] });
+      expect(suggested.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${theme}: ${violation.id}`)).to.deep.equal([]);
+      await chat.ask('How?');
+      await until(() => chat.$('[part="feedback"]'));
+      chat.$$('[part="feedback"] button')[1]!.click();
+      await chat.element.updateComplete;
+      const rated = await axe.run(chat.element, { resultTypes: ['violations'] });
+      expect(rated.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${theme}: ${violation.id}`)).to.deep.equal([]);
+      chat.controller.destroy();
+      chat.element.client?.history.clear();
+    }
+  });
+});

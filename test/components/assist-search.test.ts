@@ -1,11 +1,12 @@
 import { expect } from '@esm-bundle/chai';
 import { fakeSpeechRecognition } from './fake-speech.js';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import { delay, http, HttpResponse } from 'msw';
 import { defaultConfig, type Hit, type WidgetConfig } from '../../wire/contract.js';
 import '../../src/assist.js';
 import { AssistSearch } from '../../src/components/assist-search/assist-search.js';
 import { createSearchWidget } from '../../src/components/assist-search/index.js';
+import '../../src/components/assist-chat/assist-chat.js';
 import type { WidgetController, WidgetMountOptions } from '../../src/core/widget-handle.js';
 import type { ClientOptions } from '../../src/client/types.js';
 import { clearConfigCache } from '../../src/core/config-cache.js';
@@ -316,7 +317,7 @@ describe('<assist-search> searching', () => {
     expect(first!.getAttribute('href')).to.equal('https://acme.test/start#a');
   });
 
-  it('shows loading, then “no results”, and an error it announces, with an assist-error event', async () => {
+  it('shows skeleton rows while searching, then “no results”, and an error it announces, with an assist-error event', async () => {
     let fail = false;
     worker.use(
       http.post(`${API}/search`, async () => {
@@ -329,8 +330,11 @@ describe('<assist-search> searching', () => {
     search.element.show();
     await search.element.updateComplete;
     await search.type('zxqv');
-    await until(() => expect(search.$('.state')!.textContent).to.equal(en.searchLoading));
+    await until(() => expect(search.$$('.skeleton-row')).to.have.length(3));
+    expect(search.$('.skeleton')!.getAttribute('aria-hidden')).to.equal('true');
+    expect(search.$('.body')!.textContent).to.contain(en.searchLoading);
     await until(() => expect(search.$('.state')!.textContent).to.equal('No results for “zxqv”'));
+    expect(search.$$('.skeleton-row')).to.have.length(0);
     expect(search.live()).to.equal('No results for “zxqv”');
     expect(search.input().getAttribute('aria-expanded')).to.equal('false');
 
@@ -590,6 +594,275 @@ describe('<assist-search> inline', () => {
   });
 });
 
+/** Loads axe-core once and lists the serious and critical violations inside `element`. */
+async function seriousAxeViolations(element: Element, label: string): Promise<string[]> {
+  if (!(window as { axe?: unknown }).axe) {
+    await new Promise<void>((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = '/node_modules/axe-core/axe.min.js';
+      script.onload = () => resolve();
+      script.onerror = () => reject(new Error('axe-core did not load'));
+      document.head.append(script);
+    });
+  }
+  const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+  const result = await axe.run(element, { resultTypes: ['violations'] });
+  return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${label}: ${violation.id}`);
+}
+
+const CHAT_ID = `ask-${Math.random().toString(36).slice(2, 10)}`;
+const CHAT_KEY = `acme/${CHAT_ID}`;
+const CHAT_API = `${location.origin}/api/v1/acme/widgets/${CHAT_ID}`;
+
+/** The chat widget "Ask AI" talks to, with its questions recorded. */
+function chatWidgetApi() {
+  const asked: string[] = [];
+  worker.use(
+    http.get(`${CHAT_API}/config`, () => HttpResponse.json({ ...defaultConfig('chatbot', 'Help'), variant: 'bubble' })),
+    http.post(`${CHAT_API}/chat`, async ({ request }) => {
+      const { message } = (await request.json()) as { message: string };
+      asked.push(message);
+      return HttpResponse.json({ text: `About ${message}.`, conversationId: 'c_1', answerId: 'a_chat', sources: [] });
+    }),
+  );
+  cleanups.push(() => document.querySelectorAll('assist-chat').forEach((chat) => chat.remove()));
+  return asked;
+}
+
+describe('<assist-search> Ask AI', () => {
+  it('offers “Ask AI: ‹query›” first; choosing it by keyboard closes the modal, opens the chat and sends the query', async () => {
+    searchApi();
+    const asked = chatWidgetApi();
+    const search = await mountSearch({ chat: CHAT_KEY, debounce: 30 });
+    search.element.show();
+    await search.element.updateComplete;
+    await search.type('reset password');
+    await until(() => expect(search.options()).to.have.length(3));
+    const ask = search.options()[0]!;
+    expect(ask.textContent!.trim()).to.equal('Ask AI: reset password');
+    expect(ask.getAttribute('part')).to.equal('ask');
+    await sendKeys({ press: 'ArrowDown' });
+    await search.element.updateComplete;
+    expect(search.active()).to.equal(ask);
+    expect(ask.getAttribute('aria-selected')).to.equal('true');
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(asked).to.deep.equal(['reset password']));
+    expect(search.dialog()!.open).to.equal(false);
+    const chat = document.querySelector('assist-chat')!;
+    expect(chat.widget).to.equal(CHAT_KEY);
+    await until(() => expect(chat.open).to.equal(true));
+    await until(() => expect(chat.shadowRoot!.querySelector('.message.user')!.textContent).to.equal('reset password'));
+    await until(() => expect(chat.shadowRoot!.querySelector('.message.assistant .markdown')!.textContent).to.contain('About reset password.'));
+  });
+
+  it('uses an <assist-chat> already on the page, without being told, and works from a click', async () => {
+    searchApi();
+    const asked = chatWidgetApi();
+    const holder = place(`<assist-chat widget="${CHAT_KEY}"></assist-chat>`);
+    const chat = holder.querySelector('assist-chat')!;
+    await chat.load();
+    const search = await mountSearch({ debounce: 30 });
+    search.element.show();
+    await search.element.updateComplete;
+    await search.type('proxy');
+    await until(() => expect(search.options()[0]!.textContent!.trim()).to.equal('Ask AI: proxy'));
+    search.options()[0]!.click();
+    await until(() => expect(asked).to.deep.equal(['proxy']));
+    expect(document.querySelectorAll('assist-chat')).to.have.length(1);
+    expect(chat.open).to.equal(true);
+  });
+
+  it('offers no Ask AI without a chat widget', async () => {
+    searchApi();
+    const search = await mountSearch({ debounce: 5000 });
+    search.element.show();
+    await search.element.updateComplete;
+    await search.type('reset');
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(search.options()).to.have.length(2));
+    expect(search.$('[part~="ask"]')).to.equal(null);
+  });
+
+  it('“no results” offers Ask AI, announced, and reachable with the keys', async () => {
+    searchApi(() => []);
+    const asked = chatWidgetApi();
+    const search = await mountSearch({ chat: CHAT_KEY, debounce: 30 });
+    search.element.show();
+    await search.element.updateComplete;
+    await search.type('zxqv');
+    await until(() => expect(search.$('.state')!.textContent).to.equal(`No results for “zxqv” ${en.searchAskAiNoResults}`));
+    expect(search.live()).to.equal(`No results for “zxqv” ${en.searchAskAiNoResults}`);
+    expect(search.input().getAttribute('aria-expanded')).to.equal('true');
+    expect(search.options().map((option) => option.textContent!.trim())).to.deep.equal(['Ask AI: zxqv']);
+    // Enter with no option active opens the first: here, Ask AI.
+    expect(search.active()).to.equal(null);
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(asked).to.deep.equal(['zxqv']));
+  });
+});
+
+describe('<assist-search> keys and states', () => {
+  it('Enter with no active option opens the first result', async () => {
+    captureBeacons();
+    const queries = searchApi(() => [hit(1), hit(2)]);
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 300 });
+    const selected = stopNavigation(search.element);
+    search.element.show();
+    await search.element.updateComplete;
+    await search.type('reset');
+    await until(() => expect(search.options()).to.have.length(2));
+    expect(queries).to.deep.equal(['reset']);
+    expect(search.active()).to.equal(null);
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(selected).to.have.length(1));
+    expect(selected[0]!.detail).to.deep.include({ url: 'https://acme.test/p1#s', rank: 1, source: 'result' });
+  });
+
+  it('Enter on a query whose results are not in yet searches at once instead of opening an older result', async () => {
+    const queries = searchApi(() => [hit(1)]);
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 5000 });
+    const selected = stopNavigation(search.element);
+    search.element.show();
+    await search.element.updateComplete;
+    await search.type('one');
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(search.options()).to.have.length(1));
+    await search.type(' two');
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(queries).to.deep.equal(['one', 'one two']));
+    expect(selected).to.have.length(0);
+  });
+
+  it('the empty modal offers recent searches, then the widget’s suggested questions; choosing a suggestion searches it', async () => {
+    const queries = searchApi();
+    const suggestions = ['How do I install the widget?', 'Can I change the colours?'];
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 5000, suggestions });
+    search.element.show();
+    await search.element.updateComplete;
+    expect(search.groups()).to.deep.equal([en.suggestions]);
+    expect(search.options().map((option) => option.textContent!.trim())).to.deep.equal(suggestions);
+    await search.type('reset');
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(search.options()).to.have.length(2));
+    search.$<HTMLButtonElement>('[part="clear-button"]')!.click();
+    await search.element.updateComplete;
+    expect(search.input().value).to.equal('');
+    expect(search.groups()).to.deep.equal([en.searchRecent, en.suggestions]);
+    expect(search.options().map((option) => option.textContent!.trim())).to.deep.equal(['reset', ...suggestions]);
+    await sendKeys({ press: 'ArrowDown' });
+    await sendKeys({ press: 'ArrowDown' });
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(queries).to.deep.equal(['reset', suggestions[0]]));
+    expect(search.input().value).to.equal(suggestions[0]);
+  });
+
+  it('one clear control: a "Clear" button while there is text, no native "×" beside the close button', async () => {
+    const search = await mountSearch();
+    search.element.show();
+    await search.element.updateComplete;
+    expect(search.$('[part="clear-button"]')).to.equal(null);
+    await search.type('re');
+    await search.element.updateComplete;
+    expect(search.$$('.field button').map((button) => button.getAttribute('part'))).to.deep.equal(['clear-button', 'close-button']);
+    expect(search.$('[part="clear-button"]')!.textContent!.trim()).to.equal(en.searchClear);
+    // Chromium draws its own "×" in a search input unless the cancel button is turned off.
+    const sheetText = [...search.element.shadowRoot!.adoptedStyleSheets].flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText)).join('\n');
+    expect(sheetText).to.match(/::-webkit-search-cancel-button[^{]*\{\s*appearance: none/);
+  });
+
+  it('a shimmer line while the summary is written, none once done; still with reduced motion', async () => {
+    searchApi();
+    const stream = controlledStream();
+    worker.use(http.post(`${API}/summarize`, () => stream.response()));
+    const search = await mountSearch({ summary: true, debounce: 5000 });
+    search.element.show();
+    await search.element.updateComplete;
+    await search.type('reset');
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(search.$$('[part="summary"] .shimmer')).to.have.length(3));
+    expect(getComputedStyle(search.$('[part="summary"] .shimmer')!).animationName).to.equal('assist-shimmer');
+    await emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      expect(getComputedStyle(search.$('[part="summary"] .shimmer')!).animationName).to.equal('none');
+    } finally {
+      await emulateMedia({ reducedMotion: 'no-preference' });
+    }
+    stream.send(['meta', { answerId: 'a_1' }], ['token', { delta: 'Open **Settings**' }]);
+    await until(() => expect(search.$$('[part="summary"] .shimmer')).to.have.length(1));
+    stream.send(['done', { summarized: true, text: 'Open **Settings**', sources: [] }]);
+    stream.close();
+    await until(() => expect(search.$$('[part="summary"] .shimmer')).to.have.length(0));
+  });
+
+  it('reserves the box before the config arrives, so the page does not shift', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    worker.use(http.get(`${API}/config`, async () => (await released, HttpResponse.json(SEARCH_CONFIG))));
+    const holder = place(`<header style="display:flex;align-items:center"><strong>Acme</strong><div id="reserved"></div></header><p id="below">Content</p>`);
+    const controller = await createSearchWidget(WIDGET_KEY, { retry: FAST_RETRY, target: '#reserved' });
+    controllers.push(controller);
+    const mounted = controller.mount();
+    await tick(50);
+    const element = holder.querySelector('assist-search')!;
+    expect(element, 'the element is placed before its config arrives').to.not.equal(null);
+    await element.updateComplete;
+    const before = holder.querySelector('#below')!.getBoundingClientRect().top;
+    const boxBefore = element.getBoundingClientRect();
+    release();
+    await mounted;
+    await element.updateComplete;
+    expect(element.shadowRoot!.querySelector('[part="box"]')!.hasAttribute('disabled')).to.equal(false);
+    expect(holder.querySelector('#below')!.getBoundingClientRect().top).to.equal(before);
+    expect(element.getBoundingClientRect().height).to.equal(boxBefore.height);
+  });
+});
+
+describe('<assist-search> summary feedback', () => {
+  it('rates a finished summary helpful or not, with an optional comment; each choice is sent as feedback', async () => {
+    const beacons = captureBeacons();
+    searchApi();
+    worker.use(
+      http.post(`${API}/summarize`, () =>
+        new HttpResponse(encodeEvents([['meta', { answerId: 'a_sum' }], ['token', { delta: 'Open **Settings**.' }], ['done', { summarized: true, text: 'Open **Settings**.', sources: [] }]]), {
+          headers: { 'Content-Type': 'text/event-stream' },
+        }),
+      ),
+    );
+    const search = await mountSearch({ summary: true, debounce: 5000 });
+    search.element.show();
+    await search.element.updateComplete;
+    await search.type('reset');
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(search.$$('[part="feedback"] button')).to.have.length(2));
+    const [helpful, unhelpful] = search.$$('[part="feedback"] button');
+    expect([helpful!.textContent!.trim(), unhelpful!.textContent!.trim()]).to.deep.equal([en.feedbackHelpful, en.feedbackUnhelpful]);
+    expect(search.$('[part="feedback"]')!.getAttribute('aria-label')).to.equal(en.feedbackQuestion);
+    helpful!.click();
+    await until(() => expect(beacons).to.have.length(1));
+    expect(beacons[0]!.body.events[0]).to.deep.include({ name: 'feedback', props: { answerId: 'a_sum', value: 'helpful' } });
+    await search.element.updateComplete;
+    expect(helpful!.getAttribute('aria-pressed')).to.equal('true');
+    expect(search.$('[part="feedback"] .feedback-thanks')!.textContent).to.equal(en.feedbackThanks);
+
+    unhelpful!.click();
+    await until(() => expect(beacons).to.have.length(2));
+    expect(beacons[1]!.body.events[0].props).to.deep.equal({ answerId: 'a_sum', value: 'unhelpful' });
+    await search.element.updateComplete;
+    const comment = search.$<HTMLInputElement>('[part="feedback"] input')!;
+    expect(comment.getAttribute('aria-label')).to.equal(en.feedbackCommentLabel);
+    comment.focus();
+    await sendKeys({ type: 'Says nothing about proxies' });
+    await sendKeys({ press: 'Enter' });
+    await until(() => expect(beacons).to.have.length(3));
+    expect(beacons[2]!.body.events[0].props).to.deep.equal({ answerId: 'a_sum', value: 'unhelpful', comment: 'Says nothing about proxies' });
+    // Enter in the comment is not the combobox's Enter: the modal stays open.
+    expect(search.dialog()!.open).to.equal(true);
+    await search.element.updateComplete;
+    expect(search.$('[part="feedback"] input')).to.equal(null);
+    expect(search.$('[part="feedback"] .feedback-thanks')!.textContent).to.equal(en.feedbackThanks);
+  });
+});
+
 describe('<assist-search> look and language', () => {
   it('follows the visitor’s language', async () => {
     const original = Object.getOwnPropertyDescriptor(navigator, 'languages');
@@ -669,15 +942,6 @@ describe('<assist-search> look and language', () => {
   });
 
   it('has no serious or critical axe violations with results and a summary showing', async () => {
-    if (!(window as { axe?: unknown }).axe) {
-      await new Promise<void>((resolve, reject) => {
-        const script = document.createElement('script');
-        script.src = '/node_modules/axe-core/axe.min.js';
-        script.onload = () => resolve();
-        script.onerror = () => reject(new Error('axe-core did not load'));
-        document.head.append(script);
-      });
-    }
     searchApi();
     worker.use(
       http.post(`${API}/summarize`, () =>
@@ -694,11 +958,51 @@ describe('<assist-search> look and language', () => {
       await sendKeys({ press: 'Enter' });
       await until(() => expect(search.$$('.summary-sources a')).to.have.length(1));
       await sendKeys({ press: 'ArrowDown' });
-      const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
-      const result = await axe.run(search.element, { resultTypes: ['violations'] });
-      const serious = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-      expect(serious.map((violation) => `${theme}: ${violation.id}`)).to.deep.equal([]);
+      expect(await seriousAxeViolations(search.element, theme)).to.deep.equal([]);
       search.controller!.destroy();
+    }
+  });
+
+  it('has no serious or critical axe violations in the new states: suggestions, skeleton, no results with Ask AI, feedback with its comment', async () => {
+    chatWidgetApi();
+    let hits: Hit[] = [];
+    let wait = 0;
+    searchApi(() => hits, () => wait);
+    worker.use(
+      http.post(`${API}/summarize`, () =>
+        new HttpResponse(encodeEvents([['meta', { answerId: 'a_sum' }], ['token', { delta: 'Open **Settings**.' }], ['done', { summarized: true, text: 'Open **Settings**.', sources: [] }]]), {
+          headers: { 'Content-Type': 'text/event-stream' },
+        }),
+      ),
+    );
+    for (const theme of ['light', 'dark'] as const) {
+      clearConfigCache();
+      const search = await mountSearch({ theme, chat: CHAT_KEY }, { ...SEARCH_CONFIG, suggestions: ['How do I install the widget?'] });
+      search.element.show();
+      await search.element.updateComplete;
+      expect(await seriousAxeViolations(search.element, `${theme} suggestions`)).to.deep.equal([]);
+      wait = 400;
+      hits = [];
+      await search.type('zxqv');
+      await until(() => expect(search.$$('.skeleton-row')).to.have.length(3));
+      expect(await seriousAxeViolations(search.element, `${theme} skeleton`)).to.deep.equal([]);
+      await until(() => expect(search.$('.state')).to.not.equal(null));
+      await sendKeys({ press: 'ArrowDown' });
+      expect(await seriousAxeViolations(search.element, `${theme} no results`)).to.deep.equal([]);
+      search.controller!.destroy();
+      clearConfigCache();
+      wait = 0;
+      hits = [hit(1)];
+      const summarized = await mountSearch({ theme, summary: true, debounce: 5000 });
+      summarized.element.show();
+      await summarized.element.updateComplete;
+      await summarized.type('reset');
+      await sendKeys({ press: 'Enter' });
+      await until(() => expect(summarized.$$('[part="feedback"] button')).to.have.length(2));
+      summarized.$$('[part="feedback"] button')[1]!.click();
+      await summarized.element.updateComplete;
+      expect(await seriousAxeViolations(summarized.element, `${theme} feedback`)).to.deep.equal([]);
+      summarized.controller!.destroy();
     }
   });
 });

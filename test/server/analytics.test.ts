@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePeriod } from '../../server/store/analytics.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { answerFixture } from './answer-helpers.js';
+import { SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
 
 let server: TestServer;
 before(async () => {
@@ -83,6 +83,7 @@ describe('widget analytics', () => {
     assert.deepEqual(report.answers, { chat: 0, summaries: 1, total: 1 });
     assert.equal(report.creditsSpent, 1);
     assert.equal(report.sessions, 2);
+    assert.deepEqual(report.feedback, { helpful: 0, unhelpful: 0, helpfulRate: null, unhelpfulAnswers: [] });
     const days = (Date.parse(report.to) - Date.parse(report.from)) / 86_400_000;
     assert.equal(days, 30);
   });
@@ -120,5 +121,52 @@ describe('widget analytics', () => {
     assert.equal((await server.request('GET', ANALYTICS)).status, 401);
     assert.equal((await server.request('GET', ANALYTICS, { token: 'ak_test_all' })).status, 401);
     assert.equal((await server.request('GET', '/api/v1/admin/organisations/acme/widgets/nope/analytics', { token: 'admin_test' })).status, 404);
+  });
+});
+
+describe('answer feedback in analytics', () => {
+  const rate = async (widget: string, sessionId: string, answerId: string, value: string, comment?: string) => {
+    const response = await server.request('POST', `/api/v1/acme/widgets/${widget}/events`, {
+      origin: 'https://acme.test',
+      body: { sessionId, events: [{ name: 'feedback', props: { answerId, value, ...(comment && { comment }) } }] },
+    });
+    assert.equal(response.status, 202);
+  };
+  const ask = async (sessionId: string, message: string, conversationId?: string) => {
+    const response = await server.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message, sessionId, ...(conversationId && { conversationId }) } });
+    assert.equal(response.status, 200);
+    return response.json as { answerId: string; conversationId: string };
+  };
+
+  test('helpful rate, and the answers marked unhelpful with their questions, newest first', async () => {
+    const first = await ask('s_fb', 'How do I install the widget?');
+    const second = await ask('s_fb', 'And behind a proxy?', first.conversationId);
+    const third = await ask('s_fb2', 'Which colours can I set?');
+    await rate('help', 's_fb', first.answerId, 'helpful');
+    await rate('help', 's_fb', second.answerId, 'unhelpful', 'Nothing about proxies.');
+    await rate('help', 's_fb2', third.answerId, 'helpful');
+    // Changing one's mind replaces the rating.
+    await rate('help', 's_fb2', third.answerId, 'unhelpful');
+    const summary = await streamRequest(server.url, SUMMARIZE, { token: 'ws_test_find', body: { query: 'accent colour', sessionId: 's_fb' } });
+    const summaryId = summary.events.find((event) => event.event === 'meta')!.data.answerId as string;
+    await rate('find', 's_fb', summaryId, 'unhelpful', 'Too short');
+
+    const help = (await server.request('GET', '/api/v1/admin/organisations/acme/widgets/help/analytics', { token: 'admin_test' })).json;
+    assert.equal(help.feedback.helpful, 1);
+    assert.equal(help.feedback.unhelpful, 2);
+    assert.equal(help.feedback.helpfulRate, 0.3333);
+    assert.deepEqual(
+      help.feedback.unhelpfulAnswers.map(({ answerId, kind, question, comment }: Record<string, unknown>) => ({ answerId, kind, question, comment })),
+      [
+        { answerId: third.answerId, kind: 'chat', question: 'Which colours can I set?', comment: null },
+        { answerId: second.answerId, kind: 'chat', question: 'And behind a proxy?', comment: 'Nothing about proxies.' },
+      ],
+    );
+    const find = (await server.request('GET', ANALYTICS, { token: 'admin_test' })).json;
+    assert.deepEqual(
+      find.feedback.unhelpfulAnswers.map(({ kind, question, comment }: Record<string, unknown>) => ({ kind, question, comment })),
+      [{ kind: 'summary', question: 'accent colour', comment: 'Too short' }],
+    );
+    assert.equal(find.feedback.helpfulRate, 0);
   });
 });

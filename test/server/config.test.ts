@@ -11,7 +11,7 @@ import { assertError, assertInvalidField } from './expect.js';
 const ADMIN_TOKEN = 'admin-token-for-config-tests';
 const SPEC_FIELDS = [
   'type', 'name', 'variant', 'accent_light', 'accent_dark', 'theme', 'branding', 'summary', 'speech_input',
-  'placeholder', 'greeting', 'avatar', 'debounce', 'default_language',
+  'placeholder', 'greeting', 'avatar', 'debounce', 'default_language', 'suggestions',
 ].sort();
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
@@ -72,6 +72,7 @@ describe('fields and defaults', () => {
       avatar: null,
       debounce: 1000,
       default_language: 'en',
+      suggestions: [],
     });
   });
 
@@ -104,6 +105,7 @@ describe('fields and defaults', () => {
       avatar: null,
       debounce: 250,
       default_language: 'nl',
+      suggestions: [],
     });
     const chat = (await config('acme', 'styledchat')).json;
     assert.equal(chat.variant, 'inline');
@@ -228,6 +230,10 @@ describe('validating widget settings through the admin API', () => {
     { name: 'an unknown language', config: { default_language: 'xx' }, field: 'config.default_language' },
     { name: 'a javascript: avatar', config: { avatar: 'javascript:alert(1)' }, field: 'config.avatar' },
     { name: 'a placeholder that is not a string', config: { placeholder: 5 }, field: 'config.placeholder' },
+    { name: 'suggestions that are not a list', config: { suggestions: 'How?' }, field: 'config.suggestions' },
+    { name: 'more than 6 suggestions', config: { suggestions: Array.from({ length: 7 }, (_, index) => `Question ${index}?`) }, field: 'config.suggestions' },
+    { name: 'a suggestion over 120 characters', config: { suggestions: ['x'.repeat(121)] }, field: 'config.suggestions' },
+    { name: 'an empty suggestion', config: { suggestions: ['  '] }, field: 'config.suggestions' },
   ];
   let counter = 0;
   for (const entry of invalid) {
@@ -265,5 +271,12 @@ describe('validating widget settings through the admin API', () => {
     assert.equal(body.accent_light, '#ABCDEF');
     assert.equal(body.debounce, 0);
     assert.equal(body.default_language, 'pt-BR');
+  });
+
+  test('suggestions: up to six questions, served trimmed in order', async () => {
+    const questions = ['How do I install the widget? ', 'Can I change the colours?', 'x'.repeat(120)];
+    const created = await admin('POST', '/organisations/acme/widgets', { id: 'suggesting', type: 'search', sources: ['docs'], websites: ['acme.test'], config: { suggestions: questions } });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual((await config('acme', 'suggesting')).json.suggestions, ['How do I install the widget?', 'Can I change the colours?', 'x'.repeat(120)]);
   });
 });

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './harness.js';
-import { answerFixture } from './answer-helpers.js';
+import { SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
 
 let server: TestServer;
 before(async () => {
@@ -117,5 +117,78 @@ describe('events', () => {
       const refused = await server.request('POST', FIND_EVENTS, { token: 'ws_test_find', body: { sessionId: 's_odd', events: [click({ props: { url } })] } });
       assert.equal(refused.status, 400);
     }
+  });
+});
+
+describe('answer feedback', () => {
+  const feedback = (answerId: string, value: string, comment?: string) => ({ name: 'feedback', props: { answerId, value, ...(comment !== undefined && { comment }) } });
+  const rating = async (answerId: string) =>
+    (await server.db.query<{ value: string; comment: string | null; session_id: string }>('SELECT value, comment, session_id FROM answer_feedback WHERE answer_id = $1', [answerId]))[0];
+  let chatAnswer: string;
+  let summaryAnswer: string;
+
+  before(async () => {
+    const chat = await server.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I install the widget?', sessionId: 's_rater' } });
+    assert.equal(chat.status, 200);
+    chatAnswer = chat.json.answerId;
+    const summary = await streamRequest(server.url, SUMMARIZE, { token: 'ws_test_find', body: { query: 'accent colour', sessionId: 's_rater' } });
+    summaryAnswer = summary.events.find((event) => event.event === 'meta')!.data.answerId;
+    assert.match(summaryAnswer, /^a_/);
+  });
+
+  test('the session that received an answer rates it; a later rating replaces the first', async () => {
+    const first = await server.request('POST', HELP_EVENTS, { origin: 'https://acme.test', body: { sessionId: 's_rater', events: [feedback(chatAnswer, 'unhelpful', '  Misses the proxy step.  ')] } });
+    assert.equal(first.status, 202);
+    assert.deepEqual(await rating(chatAnswer), { value: 'unhelpful', comment: 'Misses the proxy step.', session_id: 's_rater' });
+    const changed = await server.request('POST', HELP_EVENTS, { origin: 'https://acme.test', body: { sessionId: 's_rater', events: [feedback(chatAnswer, 'helpful')] } });
+    assert.equal(changed.status, 202);
+    assert.deepEqual(await rating(chatAnswer), { value: 'helpful', comment: null, session_id: 's_rater' });
+    const count = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM answer_feedback WHERE answer_id = $1', [chatAnswer]);
+    assert.equal(count[0]!.n, 1);
+  });
+
+  test('summaries are rated through the search widget, as text/plain too (sendBeacon)', async () => {
+    const response = await server.request('POST', FIND_EVENTS, {
+      origin: 'https://acme.test',
+      rawBody: JSON.stringify({ sessionId: 's_rater', events: [click(), feedback(summaryAnswer, 'unhelpful')] }),
+      headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+    });
+    assert.equal(response.status, 202);
+    assert.equal((await rating(summaryAnswer))!.value, 'unhelpful');
+  });
+
+  test("another session, another widget's answer or an unknown id is 400, and nothing of the body is stored", async () => {
+    const cases: [string, string, string][] = [
+      [HELP_EVENTS, 's_stranger', chatAnswer],
+      [FIND_EVENTS, 's_rater', chatAnswer],
+      [HELP_EVENTS, 's_rater', 'a_doesnotexist'],
+    ];
+    for (const [path, sessionId, answerId] of cases) {
+      const response = await server.request('POST', path, { origin: 'https://acme.test', body: { sessionId, events: [click(), feedback(answerId, 'unhelpful')] } });
+      assert.equal(response.status, 400);
+      assert.equal(response.json.error.code, 'invalid_request');
+      assert.match(response.json.error.message, /events\[1\]\.props\.answerId/);
+    }
+    assert.deepEqual(await stored('s_stranger'), []);
+    assert.equal((await rating(chatAnswer))!.value, 'helpful');
+  });
+
+  test('malformed feedback is 400 naming the field', async () => {
+    const cases: [unknown, RegExp][] = [
+      [feedback(chatAnswer, 'meh'), /props\.value/],
+      [feedback('', 'helpful'), /props\.answerId/],
+      [{ name: 'feedback', props: { value: 'helpful' } }, /props\.answerId/],
+      [feedback(chatAnswer, 'unhelpful', 'x'.repeat(1001)), /props\.comment/],
+      [{ name: 'feedback', props: { answerId: chatAnswer, value: 'helpful', comment: 5 } }, /props\.comment/],
+      [{ name: 'feedback', props: { answerId: chatAnswer, value: 'helpful', stars: 5 } }, /props\.stars/],
+      [{ name: 'feedback' }, /events\[0\]\.props/],
+    ];
+    for (const [event, field] of cases) {
+      const response = await server.request('POST', HELP_EVENTS, { token: 'ws_test_help', body: { sessionId: 's_rater', events: [event] } });
+      assert.equal(response.status, 400, JSON.stringify(event).slice(0, 200));
+      assert.match(response.json.error.message, field);
+    }
+    const longest = await server.request('POST', HELP_EVENTS, { token: 'ws_test_help', body: { sessionId: 's_rater', events: [feedback(chatAnswer, 'unhelpful', 'é'.repeat(1000))] } });
+    assert.equal(longest.status, 202);
   });
 });

@@ -202,6 +202,29 @@ export const chatStyles = css`
   }
   form:focus-within {
     border-color: var(--_accent);
+    box-shadow: 0 0 0 1px var(--_accent);
+  }
+  /* The form's border is the one focus ring of the message field. */
+  textarea:focus-visible {
+    outline: none;
+  }
+  .suggestions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    margin: 4px 0 8px;
+  }
+  .suggestion {
+    padding: 6px 10px;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius-small);
+    background: none;
+    color: var(--_text);
+    font-size: 0.9em;
+    text-align: start;
+  }
+  .suggestion:hover {
+    border-color: var(--_accent);
   }
   textarea {
     flex: 1;

@@ -11,6 +11,7 @@ import { warnOnce } from '../../core/warn.js';
 import type { WidgetMountOptions } from '../../core/widget-handle.js';
 import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
+import { AnswerFeedback, feedbackStyles } from '../shared/feedback.js';
 import { webUrl } from '../shared/links.js';
 import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
 import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
@@ -55,6 +56,8 @@ interface Entry {
   sources?: Source[];
   state: 'streaming' | 'done' | 'stopped' | 'failed';
   error?: AssistError;
+  /** Answers the server named (`answerId`): the visitor's rating of it. */
+  feedback?: AnswerFeedback;
 }
 
 /** The mount options `<assist-chat>` reads from its attributes. */
@@ -98,6 +101,8 @@ const SMALL_SCREEN = '(max-width: 639.98px)';
  * @csspart messages - The scrolling list of messages.
  * @csspart message - Every message; also `user` or `assistant`.
  * @csspart sources - The list of sources under an answer.
+ * @csspart feedback - The "Helpful / Not helpful" buttons under a finished answer.
+ * @csspart suggestions - The example questions of an empty conversation.
  * @csspart source-link - One source link.
  * @csspart status - The status of the answer being written.
  * @csspart form - The message form.
@@ -128,7 +133,7 @@ const SMALL_SCREEN = '(max-width: 639.98px)';
  * @cssproperty --assist-panel-height - Height of the bubble panel.
  */
 export class AssistChat extends LitElement {
-  static override styles = [themeStyles, markdownStyles, chatStyles];
+  static override styles = [themeStyles, markdownStyles, feedbackStyles, chatStyles];
 
   static override properties = {
     widget: {},
@@ -200,6 +205,20 @@ export class AssistChat extends LitElement {
    */
   load(): Promise<WidgetConfig> {
     return (this.loading ??= this.loadConfig());
+  }
+
+  /**
+   * Opens the panel and sends `text` as the visitor's question, as if typed (the search
+   * widget's "Ask AI" calls it). Waits for the config while the widget is still loading.
+   *
+   * @example
+   * document.querySelector('assist-chat').sendMessage('How do I reset my password?');
+   */
+  async sendMessage(text: string): Promise<void> {
+    await this.load();
+    this.show();
+    this.draft = text;
+    this.send();
   }
 
   /** Opens the bubble panel (focuses the message field of an inline one). */
@@ -354,10 +373,21 @@ export class AssistChat extends LitElement {
         return { role: 'user', question, state: 'done' };
       }
       const complete = (message as ConversationMessage).complete !== false;
-      return { role: 'assistant', question, answer: new StreamingMarkdown().append(message.text), sources: message.sources, state: complete ? 'done' : 'stopped' };
+      return {
+        role: 'assistant',
+        question,
+        answer: new StreamingMarkdown().append(message.text),
+        sources: message.sources,
+        state: complete ? 'done' : 'stopped',
+        ...(message.answerId && { feedback: this.feedbackFor(message.answerId) }),
+      };
     });
     this.stickToBottom = true;
     this.requestUpdate();
+  }
+
+  private feedbackFor(answerId: string): AnswerFeedback {
+    return new AnswerFeedback(answerId, () => this.requestUpdate());
   }
 
   /** A new conversation: the visible one is dropped here and in this browser (the server keeps it). */
@@ -395,6 +425,7 @@ export class AssistChat extends LitElement {
       if (!this.entries.includes(entry)) return;
       entry.answer!.set(reply.text);
       entry.sources = reply.sources;
+      entry.feedback = this.feedbackFor(reply.answerId);
       entry.state = 'done';
       this.conversationId = reply.conversationId;
       this.emit('assist-message', { role: 'assistant', text: reply.text, conversationId: reply.conversationId, sources: reply.sources });
@@ -622,6 +653,11 @@ export class AssistChat extends LitElement {
     const speech = config.speech_input && speechInputSupported();
     return html`<div part="messages" class="log" tabindex="0" @scroll=${this.onScroll} @click=${this.onLogClick}>
         ${config.greeting ? html`<div part="message assistant" class="message assistant"><div class="markdown">${unsafeHTML(this.greetingHtml)}</div></div>` : nothing}
+        ${this.entries.length === 0 && config.suggestions.length > 0
+          ? html`<div part="suggestions" class="suggestions" role="group" aria-label=${t('suggestions')}>
+              ${config.suggestions.map((question) => html`<button type="button" class="suggestion" @click=${() => ((this.draft = question), this.send())}>${question}</button>`)}
+            </div>`
+          : nothing}
         ${this.entries.map((entry) => (entry.role === 'user' ? html`<div part="message user" class="message user">${entry.question}</div>` : this.renderAnswer(entry)))}
       </div>
       <form part="form" @submit=${(event: Event) => (event.preventDefault(), this.send())}>
@@ -683,7 +719,8 @@ export class AssistChat extends LitElement {
             <button type="button" class="tool" @click=${() => this.copyAnswer(entry)}>
               ${this.copied === entry ? icons.check : icons.copy}${this.copied === entry ? t('chatCopied') : t('chatCopy')}
             </button>
-          </div>`
+          </div>
+          ${entry.feedback?.render(t, this.client)}`
         : nothing}
     </div>`;
   }

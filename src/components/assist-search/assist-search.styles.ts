@@ -33,6 +33,9 @@ export const searchStyles = css`
   .box span {
     flex: 1;
   }
+  .box:disabled {
+    cursor: default;
+  }
   dialog {
     position: fixed;
     inset: 0;
@@ -85,6 +88,22 @@ export const searchStyles = css`
     background: transparent;
     color: var(--_text);
     padding: 0.3em 0;
+  }
+  /* The clear button below is the one way to empty the field; no second "×" beside the close button. */
+  .field input::-webkit-search-cancel-button,
+  .field input::-webkit-search-decoration {
+    appearance: none;
+  }
+  .clear-button {
+    border: 0;
+    background: none;
+    padding: 0.2em 0.4em;
+    border-radius: var(--_radius-small);
+    color: var(--_muted);
+    font-size: 0.85em;
+  }
+  .clear-button:hover {
+    color: var(--_text);
   }
   .icon-button {
     display: inline-flex;
@@ -182,13 +201,22 @@ export const searchStyles = css`
     background: var(--_accent);
     color: var(--_on-accent);
   }
-  .option.recent {
+  .option.recent,
+  .option.ask {
     flex-direction: row;
     align-items: center;
     gap: 0.5em;
   }
   .option.recent span:not(.remove) {
     flex: 1;
+  }
+  .option.ask {
+    margin-top: 0.5em;
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
+  .option .icon {
+    flex: none;
   }
   .remove {
     padding: 0 0.4em;
@@ -210,6 +238,41 @@ export const searchStyles = css`
   .option[aria-selected='true'] mark {
     background: transparent;
     text-decoration: underline;
+  }
+  .skeleton-row {
+    display: flex;
+    flex-direction: column;
+    gap: 0.45em;
+    padding: 0.6em 0.75em;
+  }
+  .shimmer {
+    display: block;
+    height: 0.8em;
+    border-radius: 4px;
+    background: linear-gradient(90deg, var(--_border) 25%, var(--_surface) 50%, var(--_border) 75%) 0 0 / 200% 100%;
+    animation: assist-shimmer 1.4s linear infinite;
+  }
+  .skeleton-row .shimmer:first-child {
+    width: 40%;
+  }
+  .shimmer-lines {
+    display: flex;
+    flex-direction: column;
+    gap: 0.45em;
+    margin-top: 0.4em;
+  }
+  .shimmer-lines .shimmer:last-child {
+    width: 60%;
+  }
+  @keyframes assist-shimmer {
+    to {
+      background-position: -200% 0;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .shimmer {
+      animation: none;
+    }
   }
   .footer {
     display: flex;

@@ -9,6 +9,7 @@ import { warnOnce } from '../../core/warn.js';
 import type { WidgetMountOptions } from '../../core/widget-handle.js';
 import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
+import { AnswerFeedback, feedbackStyles } from '../shared/feedback.js';
 import { isWebUrl, webUrl } from '../shared/links.js';
 import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
 import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
@@ -21,6 +22,7 @@ import { searchStyles } from './assist-search.styles.js';
 import { adoptScopedStyles } from './light-dom.js';
 import { RecentSearches } from './recent-searches.js';
 import { parseSnippet } from './snippet.js';
+import type { AssistChat } from '../assist-chat/assist-chat.js';
 
 /** `detail` of `assist-search`: results arrived for a query. */
 export interface AssistSearchDetail {
@@ -57,7 +59,14 @@ export interface AssistSearchEventMap {
 export type SearchPhase = 'idle' | 'loading' | 'results' | 'empty' | 'error';
 type SummaryPhase = 'hidden' | 'loading' | 'streaming' | 'done';
 
-type SearchOption = { kind: 'recent'; id: string; query: string } | { kind: 'result'; id: string; hit: Hit; rank: number };
+/**
+ * One option of the listbox: "Ask AI" (first, when there is a chat to ask), a result; with an
+ * empty field, a recent search or a suggested question.
+ */
+type SearchOption =
+  | { kind: 'ask' | 'recent' | 'suggestion'; id: string; query: string }
+  | { kind: 'result'; id: string; hit: Hit; rank: number };
+type QueryOption = Exclude<SearchOption, { kind: 'result' }>;
 type ResultOption = Extract<SearchOption, { kind: 'result' }>;
 interface PageGroup {
   id: string;
@@ -67,7 +76,7 @@ interface PageGroup {
 
 /** The mount options `<assist-search>` reads from its attributes. */
 const OPTION_ATTRIBUTES: AttributeOptionNames = {
-  text: ['variant', 'theme', 'accent-light', 'accent-dark', 'placeholder', 'default-language'],
+  text: ['variant', 'theme', 'accent-light', 'accent-dark', 'placeholder', 'default-language', 'chat'],
   flags: ['summary', 'speech-input'],
   numbers: ['debounce'],
 };
@@ -84,6 +93,8 @@ function isTyping(event: KeyboardEvent): boolean {
  * Search over a widget's content: a Ctrl/Cmd+K overlay (`modal`), or a field with results
  * beneath (`inline`), optionally on an input the page already has. Results come grouped by
  * page with the matched words highlighted, after an AI summary when the widget has one.
+ * Given a chat widget (the `chat` attribute or option, or an `<assist-chat>` on the page),
+ * the first option is "Ask AI: ‹query›", which opens the chat and sends the query there.
  *
  * Use `Assist.search(key, options).mount()` from the script tag, or the element on its own:
  *
@@ -112,7 +123,10 @@ function isTyping(event: KeyboardEvent): boolean {
  * @csspart mic-button - The voice input button.
  * @csspart close-button - The modal's close button.
  * @csspart body - The area holding the summary and the results.
+ * @csspart clear-button - Empties the field.
  * @csspart summary - The AI summary.
+ * @csspart feedback - The "Helpful / Not helpful" buttons under a finished summary.
+ * @csspart ask - The "Ask AI" option.
  * @csspart results - The list of results (a listbox).
  * @csspart result - One result; the active one also has `active`.
  * @csspart footer - Keyboard hints and branding.
@@ -137,7 +151,7 @@ function isTyping(event: KeyboardEvent): boolean {
  * @cssproperty --assist-panel-height - Most height of the modal panel and of inline results.
  */
 export class AssistSearch extends LitElement {
-  static override styles = [themeStyles, markdownStyles, searchStyles];
+  static override styles = [themeStyles, markdownStyles, feedbackStyles, searchStyles];
 
   static override properties = {
     widget: {},
@@ -196,6 +210,8 @@ export class AssistSearch extends LitElement {
   private summaryPhase: SummaryPhase = 'hidden';
   private readonly summaryMarkdown = new StreamingMarkdown();
   private summarySources: Source[] = [];
+  private summaryFeedback: AnswerFeedback | null = null;
+  private chatElement: Promise<AssistChat> | null = null;
   private recent: RecentSearches | null = null;
   private recentList: string[] = [];
   private debounceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -303,11 +319,66 @@ export class AssistSearch extends LitElement {
   }
 
   protected override willUpdate(): void {
-    this.groups = this.query.trim() && this.phase !== 'error' ? this.groupByPage(this.hits) : [];
-    this.items = this.query.trim()
-      ? this.groups.flatMap((group) => group.options)
-      : this.recentList.map((query, index): SearchOption => ({ kind: 'recent', id: `${this.idPrefix}-recent-${index}`, query }));
+    const query = this.query.trim();
+    this.groups = query && this.phase !== 'error' ? this.groupByPage(this.hits) : [];
+    this.items = query ? [...this.askOptions(query), ...this.groups.flatMap((group) => group.options)] : this.startOptions();
     if (this.activeIndex >= this.items.length) this.activeIndex = -1;
+  }
+
+  private askOptions(query: string): QueryOption[] {
+    return this.hasChat() ? [{ kind: 'ask', id: `${this.idPrefix}-ask`, query }] : [];
+  }
+
+  /** With an empty field: recent searches, then the widget's suggested questions not among them. */
+  private startOptions(): QueryOption[] {
+    const recent = this.recentList.map((query, index): QueryOption => ({ kind: 'recent', id: `${this.idPrefix}-recent-${index}`, query }));
+    const suggestions = (this.config?.suggestions ?? [])
+      .filter((question) => !this.recentList.includes(question))
+      .map((query, index): QueryOption => ({ kind: 'suggestion', id: `${this.idPrefix}-suggestion-${index}`, query }));
+    return [...recent, ...suggestions];
+  }
+
+  /** The chat widget's key from the `chat` option or attribute, if any. */
+  private get chatKey(): string {
+    return this.options.chat ?? this.getAttribute('chat') ?? '';
+  }
+
+  /** Whether "Ask AI" can be offered: a chat widget was named, or one is on the page. */
+  private hasChat(): boolean {
+    return Boolean(this.chatKey || document.querySelector('assist-chat'));
+  }
+
+  /**
+   * The chat to ask: the named one on the page, else one made for it (its code loaded only
+   * now, so a search without "Ask AI" never downloads the chat); without a name, the page's.
+   */
+  private findChat(): Promise<AssistChat> {
+    return (this.chatElement ??= (async () => {
+      const key = this.chatKey;
+      const onPage = [...document.querySelectorAll('assist-chat')];
+      const named = key ? onPage.find((chat) => chat.widget === key || chat.client?.widgetKey === key) : onPage[0];
+      if (named) return named;
+      const { AssistChat } = await import('../assist-chat/assist-chat.js');
+      const chat = new AssistChat();
+      chat.widget = key;
+      if (this.baseUrl) chat.baseUrl = this.baseUrl;
+      document.body.append(chat);
+      return chat;
+    })());
+  }
+
+  /** Closes the search, opens the chat and sends the query there. */
+  private async askAi(query: string): Promise<void> {
+    this.recent?.add(query);
+    if (this.config?.variant === 'modal') this.hide();
+    else this.collapse();
+    try {
+      const chat = await this.findChat();
+      await chat.sendMessage(query);
+    } catch (error) {
+      this.chatElement = null;
+      this.emit('assist-error', { error: toAssistError(error) });
+    }
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -415,8 +486,12 @@ export class AssistSearch extends LitElement {
     this.expanded = true;
     this.activeIndex = -1;
     clearTimeout(this.debounceTimer);
+    this.debounceTimer = undefined;
     if (!this.query.trim()) return this.reset();
-    this.debounceTimer = setTimeout(() => void this.search(this.query), this.config?.debounce ?? 1000);
+    this.debounceTimer = setTimeout(() => {
+      this.debounceTimer = undefined;
+      void this.search(this.query);
+    }, this.config?.debounce ?? 1000);
   };
 
   private readonly onFocus = (): void => {
@@ -431,10 +506,15 @@ export class AssistSearch extends LitElement {
     // Focus moving within the widget (the mic button, say) keeps the results open.
     const next = event.relatedTarget;
     if (next instanceof Node && (this.contains(next) || this.renderRoot.contains(next))) return;
+    this.collapse();
+  };
+
+  /** Inline: hides the results. */
+  private collapse(): void {
     this.expanded = false;
     this.activeIndex = -1;
     this.requestUpdate();
-  };
+  }
 
   private readonly onKeydown = (event: KeyboardEvent): void => {
     const count = this.items.length;
@@ -452,9 +532,11 @@ export class AssistSearch extends LitElement {
       case 'Enter': {
         if (event.isComposing) return;
         event.preventDefault();
-        const item = this.items[this.activeIndex];
-        if (item) this.choose(item, event.ctrlKey || event.metaKey);
-        else this.searchNow();
+        const newTab = event.ctrlKey || event.metaKey;
+        const item = this.items[this.activeIndex] ?? this.firstCurrentOption();
+        if (item) return this.choose(item, newTab);
+        // The results of what was typed are not in yet: Enter searches at once instead.
+        this.searchNow();
         return;
       }
       case 'Delete': {
@@ -470,9 +552,7 @@ export class AssistSearch extends LitElement {
           this.hide();
         } else if (this.expanded && count > 0) {
           event.preventDefault();
-          this.expanded = false;
-          this.activeIndex = -1;
-          this.requestUpdate();
+          this.collapse();
         }
         return;
       }
@@ -484,9 +564,18 @@ export class AssistSearch extends LitElement {
     if (panel && this.shadowRoot) trapTab(event, panel, this.shadowRoot);
   };
 
+  /** What Enter opens when no option is active: the first, unless it is a result of an older query. */
+  private firstCurrentOption(): SearchOption | undefined {
+    const first = this.items[0];
+    if (first?.kind !== 'result') return first;
+    const current = this.searchedQuery === this.query && this.phase === 'results' && this.debounceTimer === undefined;
+    return current ? first : undefined;
+  }
+
   /** Searches now, without waiting for the debounce (Enter, a recent search, speech). */
   private searchNow(): void {
     clearTimeout(this.debounceTimer);
+    this.debounceTimer = undefined;
     if (!this.query.trim()) return;
     this.recent?.add(this.query);
     void this.search(this.query);
@@ -521,8 +610,10 @@ export class AssistSearch extends LitElement {
       this.queryId = queryId;
       this.searchedQuery = query;
       this.phase = hits.length > 0 ? 'results' : 'empty';
-      this.announcement = hits.length > 0 ? t.plural('searchResults', hits.length) : t('searchNoResults', { query });
+      this.announcement =
+        hits.length > 0 ? t.plural('searchResults', hits.length) : `${t('searchNoResults', { query })}${this.hasChat() ? ` ${t('searchAskAiNoResults')}` : ''}`;
       this.emit('assist-search', { query, hits, queryId });
+
     } catch (error) {
       if (run !== this.searchRun || (isAssistError(error) && error.code === 'aborted')) return;
       this.phase = 'error';
@@ -536,6 +627,7 @@ export class AssistSearch extends LitElement {
   private async summarize(client: AssistClient, query: string, run: number, signal: AbortSignal): Promise<void> {
     this.summaryMarkdown.reset();
     this.summarySources = [];
+    this.summaryFeedback = null;
     this.summaryPhase = 'loading';
     const current = () => run === this.searchRun;
     try {
@@ -555,6 +647,7 @@ export class AssistSearch extends LitElement {
       if (result.summarized && result.text) {
         this.summaryMarkdown.set(result.text);
         this.summarySources = result.sources;
+        this.summaryFeedback = result.answerId ? new AnswerFeedback(result.answerId, () => this.requestUpdate()) : null;
         this.summaryPhase = 'done';
       } else this.summaryPhase = 'hidden';
     } catch {
@@ -571,9 +664,10 @@ export class AssistSearch extends LitElement {
     this.fieldInput?.focus();
   }
 
-  /** Opens a result or runs a recent search. */
+  /** Opens a result, asks the chat, or runs a recent search or a suggested question. */
   private choose(item: SearchOption, newTab: boolean): void {
-    if (item.kind === 'recent') {
+    if (item.kind === 'ask') return void this.askAi(item.query);
+    if (item.kind !== 'result') {
       this.setQuery(item.query);
       this.searchNow();
       return;
@@ -644,8 +738,15 @@ export class AssistSearch extends LitElement {
 
   protected override render(): TemplateResult | typeof nothing {
     const config = this.config;
-    if (!config) return nothing;
     const t = this.strings;
+    // The box takes its place before the config arrives, so the page does not shift when it does.
+    if (!config) {
+      return this.box && this.isConnected
+        ? html`<button type="button" class="box" part="box" disabled aria-hidden="true" tabindex="-1">
+            ${icons.search}<span>${t('searchPlaceholder')}</span><kbd>${this.shortcutLabel()}</kbd>
+          </button>`
+        : nothing;
+    }
     if (config.variant === 'inline') {
       const empty = this.items.length === 0 && !this.query.trim();
       return html`${this.input ? nothing : this.renderField(t, false)}${this.renderLive()}
@@ -680,6 +781,9 @@ export class AssistSearch extends LitElement {
         role="combobox" aria-autocomplete="list" aria-label=${t('searchLabel')}
         placeholder=${config.placeholder || t('searchPlaceholder')} .value=${live(this.query)}
         @input=${this.onInput} @keydown=${this.onKeydown} @focus=${this.onFocus} @blur=${inModal ? nothing : this.onBlur} />
+      ${this.query
+        ? html`<button type="button" class="clear-button" part="clear-button" @click=${this.clear}>${t('searchClear')}</button>`
+        : nothing}
       ${speech
         ? html`<button type="button" class="icon-button" part="mic-button" aria-pressed=${String(this.speech.listening)}
             aria-label=${this.speech.listening ? t('speechStop') : t('speechStart')} @click=${this.toggleSpeech}>${icons.mic}</button>`
@@ -690,14 +794,32 @@ export class AssistSearch extends LitElement {
     </div>`;
   }
 
+  /** Empties the field and starts again from recent searches and suggestions. */
+  private readonly clear = (): void => {
+    clearTimeout(this.debounceTimer);
+    this.debounceTimer = undefined;
+    this.setQuery('');
+    this.reset();
+    this.fieldInput?.focus();
+  };
+
   private renderBody(t: Strings): TemplateResult {
+    const query = this.query.trim();
     // mousedown would move focus out of the input before the click on a result lands.
     return html`<div class="body" part="body" @mousedown=${(event: Event) => event.preventDefault()}>
-      ${this.query.trim() ? this.renderSummary(t) : nothing}${this.renderState(t)}
-      <div class="listbox" part="results" role="listbox" id=${this.listboxId} aria-label=${this.query.trim() ? t('searchLabel') : t('searchRecent')}
+      ${query ? this.renderSummary(t) : nothing}${this.renderState(t)}
+      <div class="listbox" part="results" role="listbox" id=${this.listboxId} aria-label=${t('searchLabel')}
         ?hidden=${this.items.length === 0}>
-        ${this.query.trim() ? this.groups.map((group) => this.renderGroup(group)) : this.renderRecent(t)}
+        ${query ? html`${this.items[0]?.kind === 'ask' ? this.renderAsk(this.items[0]) : nothing}${this.groups.map((group) => this.renderGroup(group))}` : this.renderStartOptions(t)}
       </div>
+    </div>`;
+  }
+
+  private renderAsk(option: QueryOption): TemplateResult {
+    const active = option.id === this.activeId;
+    return html`<div class="option ask" part=${active ? 'ask active' : 'ask'} role="option" id=${option.id} aria-selected=${String(active)}
+      @click=${() => this.choose(option, false)} @pointermove=${() => this.activate(option.id)}>
+      ${icons.sparkle}<span>${this.strings('searchAskAi', { query: option.query })}</span>
     </div>`;
   }
 
@@ -709,8 +831,13 @@ export class AssistSearch extends LitElement {
   private renderState(t: Strings): TemplateResult | typeof nothing {
     if (!this.query.trim()) return nothing;
     if (this.phase === 'error') return html`<p class="state error">${errorMessage(t, this.error!)}</p>`;
-    if (this.phase === 'loading' && this.hits.length === 0) return html`<p class="state">${t('searchLoading')}</p>`;
-    if (this.phase === 'empty') return html`<p class="state">${t('searchNoResults', { query: this.searchedQuery })}</p>`;
+    if (this.phase === 'loading' && this.hits.length === 0) {
+      return html`<div class="skeleton" aria-hidden="true">${[0, 1, 2].map(() => html`<div class="skeleton-row"><span class="shimmer"></span><span class="shimmer"></span></div>`)}</div>
+        <p class="visually-hidden">${t('searchLoading')}</p>`;
+    }
+    if (this.phase === 'empty') {
+      return html`<p class="state">${t('searchNoResults', { query: this.searchedQuery })}${this.hasChat() ? html` ${t('searchAskAiNoResults')}` : nothing}</p>`;
+    }
     return nothing;
   }
 
@@ -719,9 +846,14 @@ export class AssistSearch extends LitElement {
     return html`<section class="summary" part="summary" aria-label=${t('searchSummary')} aria-busy=${String(this.summaryPhase !== 'done')}>
       <p class="summary-title">${icons.sparkle}${t('searchSummary')}</p>
       ${this.summaryPhase === 'loading'
-        ? html`<p class="state">${t('searchSummaryLoading')}</p>`
+        ? html`<p class="visually-hidden">${t('searchSummaryLoading')}</p>`
         : html`<div class="markdown" @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
             ${this.summaryMarkdown.finishedBlocksHtml.map((block) => unsafeHTML(block))}${unsafeHTML(this.summaryMarkdown.tailHtml)}
+          </div>`}
+      ${this.summaryPhase === 'done'
+        ? nothing
+        : html`<div class="shimmer-lines" aria-hidden="true">
+            ${(this.summaryPhase === 'loading' ? [0, 1, 2] : [0]).map(() => html`<span class="shimmer"></span>`)}
           </div>`}
       ${this.summarySources.length > 0 && this.summaryPhase === 'done'
         ? html`<ol class="summary-sources" aria-label=${t('sources')} @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
@@ -731,6 +863,7 @@ export class AssistSearch extends LitElement {
             )}
           </ol>`
         : nothing}
+      ${this.summaryPhase === 'done' ? this.summaryFeedback?.render(t, this.client) : nothing}
     </section>`;
   }
 
@@ -751,21 +884,27 @@ export class AssistSearch extends LitElement {
     </div>`;
   }
 
-  private renderRecent(t: Strings): TemplateResult | typeof nothing {
-    if (this.items.length === 0) return nothing;
-    return html`<div role="group" aria-labelledby="${this.idPrefix}-recent">
-      <div class="group-title" id="${this.idPrefix}-recent">${t('searchRecent')}</div>
-      ${this.items.map((item) =>
-        item.kind === 'recent'
-          ? html`<div class="option recent" role="option" id=${item.id} aria-selected=${String(item.id === this.activeId)}
-              @click=${() => this.choose(item, false)} @pointermove=${() => this.activate(item.id)}>
-              ${icons.clock}<span>${item.query}</span>
-              <span class="remove" aria-hidden="true" title=${t('searchRemoveRecent')}
-                @click=${(event: Event) => (event.stopPropagation(), this.forget(item.query))}>${icons.close}</span>
-            </div>`
-          : nothing,
-      )}
-    </div>`;
+  /** Recent searches, then suggested questions, each in its group. */
+  private renderStartOptions(t: Strings): TemplateResult[] {
+    const groups: TemplateResult[] = [];
+    for (const [kind, title] of [['recent', t('searchRecent')], ['suggestion', t('suggestions')]] as const) {
+      const options = this.items.filter((item): item is QueryOption => item.kind === kind);
+      if (options.length === 0) continue;
+      groups.push(html`<div role="group" aria-labelledby="${this.idPrefix}-${kind}">
+        <div class="group-title" id="${this.idPrefix}-${kind}">${title}</div>
+        ${options.map(
+          (item) => html`<div class="option recent" role="option" id=${item.id} aria-selected=${String(item.id === this.activeId)}
+            @click=${() => this.choose(item, false)} @pointermove=${() => this.activate(item.id)}>
+            ${kind === 'recent' ? icons.clock : icons.sparkle}<span>${item.query}</span>
+            ${kind === 'recent'
+              ? html`<span class="remove" aria-hidden="true" title=${t('searchRemoveRecent')}
+                  @click=${(event: Event) => (event.stopPropagation(), this.forget(item.query))}>${icons.close}</span>`
+              : nothing}
+          </div>`,
+        )}
+      </div>`);
+    }
+    return groups;
   }
 
   private activate(id: string): void {

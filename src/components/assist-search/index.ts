@@ -31,6 +31,8 @@ export async function createSearchWidget(
   const element = new AssistSearch();
   element.client = client;
   element.options = mountOptions;
+  // Only used for a chat that "Ask AI" makes; the search itself talks through `client`.
+  if (baseUrl) element.baseUrl = baseUrl;
 
   // A selector that matches nothing is reported (naming it) and left out; the modal still
   // works with Ctrl/Cmd+K, an inline search without a place to render fails to mount.
@@ -42,6 +44,7 @@ export async function createSearchWidget(
       try {
         await place();
       } catch (error) {
+        element.remove();
         client.dispose();
         throw error;
       }
@@ -52,8 +55,10 @@ export async function createSearchWidget(
   };
 
   async function place(): Promise<void> {
-    const config = await element.load();
     const [targetElement] = elementsOf('target', target);
+    // In place before the config arrives: the box it shows meanwhile keeps the page from shifting.
+    targetElement?.append(element);
+    const config = await element.load();
     const triggers = elementsOf('trigger', trigger);
     if (config.variant === 'inline') {
       const input = triggers.find((candidate): candidate is HTMLInputElement => candidate instanceof HTMLInputElement);

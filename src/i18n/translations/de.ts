@@ -15,6 +15,13 @@ export const de: Translation = {
   errorRateLimited: 'Zu viele Anfragen. Bitte warten Sie {seconds} Sekunden und versuchen Sie es erneut.',
   errorOrigin: 'Diese Website darf dieses Widget nicht verwenden.',
   errorIdentity: 'Ihr Konto konnte nicht verifiziert werden, daher kann Ihr Gesprächsverlauf nicht angezeigt werden.',
+  suggestions: 'Vorgeschlagene Fragen',
+  feedbackQuestion: 'War das hilfreich?',
+  feedbackHelpful: 'Hilfreich',
+  feedbackUnhelpful: 'Nicht hilfreich',
+  feedbackCommentLabel: 'Was hat gefehlt? (optional)',
+  feedbackSend: 'Feedback senden',
+  feedbackThanks: 'Danke für Ihr Feedback.',
 
   // Chat
   chatOpen: 'Chat öffnen',
@@ -61,6 +68,8 @@ export const de: Translation = {
   searchRemoveRecent: 'Entfernen',
   searchSummary: 'KI-Zusammenfassung',
   searchSummaryLoading: 'Wird zusammengefasst…',
+  searchAskAi: 'KI fragen: {query}',
+  searchAskAiNoResults: 'Fragen Sie stattdessen den Assistenten.',
   searchHintNavigate: 'zum Navigieren',
   searchHintOpen: 'zum Öffnen',
   searchHintNewTab: 'zum Öffnen in neuem Tab',

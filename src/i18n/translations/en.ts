@@ -18,6 +18,13 @@ export const en = {
   errorRateLimited: 'Too many requests. Please wait {seconds} seconds and try again.',
   errorOrigin: 'This website is not allowed to use this widget.',
   errorIdentity: 'We couldn’t verify your account, so your conversation history can’t be shown.',
+  suggestions: 'Suggested questions',
+  feedbackQuestion: 'Was this helpful?',
+  feedbackHelpful: 'Helpful',
+  feedbackUnhelpful: 'Not helpful',
+  feedbackCommentLabel: 'What was missing? (optional)',
+  feedbackSend: 'Send feedback',
+  feedbackThanks: 'Thanks for your feedback.',
 
   // Chat
   chatOpen: 'Open chat',
@@ -64,6 +71,8 @@ export const en = {
   searchRemoveRecent: 'Remove',
   searchSummary: 'AI summary',
   searchSummaryLoading: 'Summarizing…',
+  searchAskAi: 'Ask AI: {query}',
+  searchAskAiNoResults: 'Ask the assistant instead.',
   searchHintNavigate: 'to navigate',
   searchHintOpen: 'to open',
   searchHintNewTab: 'to open in a new tab',

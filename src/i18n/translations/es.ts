@@ -15,6 +15,13 @@ export const es: Translation = {
   errorRateLimited: 'Demasiadas solicitudes. Espera {seconds} segundos e inténtalo de nuevo.',
   errorOrigin: 'Este sitio web no tiene permiso para usar este widget.',
   errorIdentity: 'No pudimos verificar tu cuenta, así que no se puede mostrar tu historial de conversaciones.',
+  suggestions: 'Preguntas sugeridas',
+  feedbackQuestion: '¿Te ha resultado útil?',
+  feedbackHelpful: 'Útil',
+  feedbackUnhelpful: 'No es útil',
+  feedbackCommentLabel: '¿Qué faltaba? (opcional)',
+  feedbackSend: 'Enviar comentario',
+  feedbackThanks: 'Gracias por tu comentario.',
 
   // Chat
   chatOpen: 'Abrir chat',
@@ -61,6 +68,8 @@ export const es: Translation = {
   searchRemoveRecent: 'Quitar',
   searchSummary: 'Resumen con IA',
   searchSummaryLoading: 'Resumiendo…',
+  searchAskAi: 'Preguntar a la IA: {query}',
+  searchAskAiNoResults: 'Pregunta al asistente en su lugar.',
   searchHintNavigate: 'para navegar',
   searchHintOpen: 'para abrir',
   searchHintNewTab: 'para abrir en una pestaña nueva',

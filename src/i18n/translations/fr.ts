@@ -19,6 +19,13 @@ export const fr: Translation = {
   errorRateLimited: 'Trop de requêtes. Veuillez patienter {seconds}\u00A0secondes, puis réessayer.',
   errorOrigin: 'Ce site n’est pas autorisé à utiliser ce widget.',
   errorIdentity: 'Nous n’avons pas pu vérifier votre compte, votre historique de conversations ne peut donc pas être affiché.',
+  suggestions: 'Questions suggérées',
+  feedbackQuestion: 'Cette réponse vous a-t-elle aidé ?',
+  feedbackHelpful: 'Utile',
+  feedbackUnhelpful: 'Pas utile',
+  feedbackCommentLabel: 'Que manquait-il ? (facultatif)',
+  feedbackSend: 'Envoyer l’avis',
+  feedbackThanks: 'Merci pour votre avis.',
 
   // Chat
   chatOpen: 'Ouvrir le chat',
@@ -65,6 +72,8 @@ export const fr: Translation = {
   searchRemoveRecent: 'Retirer',
   searchSummary: 'Résumé IA',
   searchSummaryLoading: 'Résumé en cours…',
+  searchAskAi: 'Demander à l’IA : {query}',
+  searchAskAiNoResults: 'Posez plutôt la question à l’assistant.',
   searchHintNavigate: 'pour naviguer',
   searchHintOpen: 'pour ouvrir',
   searchHintNewTab: 'pour ouvrir dans un nouvel onglet',

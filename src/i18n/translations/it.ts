@@ -15,6 +15,13 @@ export const it: Translation = {
   errorRateLimited: 'Troppe richieste. Attendi {seconds} secondi e riprova.',
   errorOrigin: 'Questo sito web non è autorizzato a usare questo widget.',
   errorIdentity: 'Non è stato possibile verificare il tuo account, quindi la cronologia delle conversazioni non può essere mostrata.',
+  suggestions: 'Domande suggerite',
+  feedbackQuestion: 'Ti è stato utile?',
+  feedbackHelpful: 'Utile',
+  feedbackUnhelpful: 'Non utile',
+  feedbackCommentLabel: 'Cosa mancava? (facoltativo)',
+  feedbackSend: 'Invia feedback',
+  feedbackThanks: 'Grazie per il tuo feedback.',
 
   // Chat
   chatOpen: 'Apri chat',
@@ -61,6 +68,8 @@ export const it: Translation = {
   searchRemoveRecent: 'Rimuovi',
   searchSummary: 'Riepilogo IA',
   searchSummaryLoading: 'Riepilogo in corso…',
+  searchAskAi: 'Chiedi all’IA: {query}',
+  searchAskAiNoResults: 'Chiedi invece all’assistente.',
   searchHintNavigate: 'per navigare',
   searchHintOpen: 'per aprire',
   searchHintNewTab: 'per aprire in una nuova scheda',

@@ -15,6 +15,13 @@ export const ja: Translation = {
   errorRateLimited: 'リクエストが多すぎます。{seconds}秒待ってから、もう一度お試しください。',
   errorOrigin: 'このウェブサイトではこのウィジェットを使用できません。',
   errorIdentity: 'アカウントを確認できなかったため、会話履歴を表示できません。',
+  suggestions: 'おすすめの質問',
+  feedbackQuestion: 'この回答は役に立ちましたか？',
+  feedbackHelpful: '役に立った',
+  feedbackUnhelpful: '役に立たなかった',
+  feedbackCommentLabel: '何が足りませんでしたか？（任意）',
+  feedbackSend: 'フィードバックを送信',
+  feedbackThanks: 'フィードバックをありがとうございます。',
 
   // Chat
   chatOpen: 'チャットを開く',
@@ -61,6 +68,8 @@ export const ja: Translation = {
   searchRemoveRecent: '削除',
   searchSummary: 'AI要約',
   searchSummaryLoading: '要約中…',
+  searchAskAi: 'AI に質問：{query}',
+  searchAskAiNoResults: '代わりにアシスタントに質問してください。',
   searchHintNavigate: '移動',
   searchHintOpen: '開く',
   searchHintNewTab: '新しいタブで開く',

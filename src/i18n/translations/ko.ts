@@ -15,6 +15,13 @@ export const ko: Translation = {
   errorRateLimited: '요청이 너무 많아요. {seconds}초 후에 다시 시도해 주세요.',
   errorOrigin: '이 웹사이트에서는 이 위젯을 사용할 수 없어요.',
   errorIdentity: '계정을 확인할 수 없어 대화 기록을 표시할 수 없어요.',
+  suggestions: '추천 질문',
+  feedbackQuestion: '도움이 되었나요?',
+  feedbackHelpful: '도움이 됨',
+  feedbackUnhelpful: '도움이 안 됨',
+  feedbackCommentLabel: '무엇이 부족했나요? (선택)',
+  feedbackSend: '의견 보내기',
+  feedbackThanks: '의견을 보내 주셔서 감사합니다.',
 
   // Chat
   chatOpen: '채팅 열기',
@@ -61,6 +68,8 @@ export const ko: Translation = {
   searchRemoveRecent: '삭제',
   searchSummary: 'AI 요약',
   searchSummaryLoading: '요약 중…',
+  searchAskAi: 'AI에게 묻기: {query}',
+  searchAskAiNoResults: '대신 어시스턴트에게 물어보세요.',
   searchHintNavigate: '이동',
   searchHintOpen: '열기',
   searchHintNewTab: '새 탭에서 열기',

@@ -15,6 +15,13 @@ export const nl: Translation = {
   errorRateLimited: 'Te veel verzoeken. Wacht {seconds} seconden en probeer het opnieuw.',
   errorOrigin: 'Deze website mag deze widget niet gebruiken.',
   errorIdentity: 'We konden je account niet verifiëren, dus je gespreksgeschiedenis kan niet worden getoond.',
+  suggestions: 'Voorgestelde vragen',
+  feedbackQuestion: 'Was dit nuttig?',
+  feedbackHelpful: 'Nuttig',
+  feedbackUnhelpful: 'Niet nuttig',
+  feedbackCommentLabel: 'Wat ontbrak er? (optioneel)',
+  feedbackSend: 'Feedback versturen',
+  feedbackThanks: 'Bedankt voor je feedback.',
 
   // Chat
   chatOpen: 'Chat openen',
@@ -61,6 +68,8 @@ export const nl: Translation = {
   searchRemoveRecent: 'Verwijderen',
   searchSummary: 'AI-samenvatting',
   searchSummaryLoading: 'Samenvatten…',
+  searchAskAi: 'Vraag de AI: {query}',
+  searchAskAiNoResults: 'Stel je vraag liever aan de assistent.',
   searchHintNavigate: 'om te navigeren',
   searchHintOpen: 'om te openen',
   searchHintNewTab: 'om in nieuw tabblad te openen',

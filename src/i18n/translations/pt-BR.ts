@@ -15,6 +15,13 @@ export const ptBR: Translation = {
   errorRateLimited: 'Muitas solicitações. Aguarde {seconds} segundos e tente novamente.',
   errorOrigin: 'Este site não tem permissão para usar este widget.',
   errorIdentity: 'Não foi possível verificar sua conta, então seu histórico de conversas não pode ser exibido.',
+  suggestions: 'Perguntas sugeridas',
+  feedbackQuestion: 'Isso ajudou?',
+  feedbackHelpful: 'Ajudou',
+  feedbackUnhelpful: 'Não ajudou',
+  feedbackCommentLabel: 'O que faltou? (opcional)',
+  feedbackSend: 'Enviar opinião',
+  feedbackThanks: 'Obrigado pela sua opinião.',
 
   // Chat
   chatOpen: 'Abrir chat',
@@ -61,6 +68,8 @@ export const ptBR: Translation = {
   searchRemoveRecent: 'Remover',
   searchSummary: 'Resumo por IA',
   searchSummaryLoading: 'Resumindo…',
+  searchAskAi: 'Perguntar à IA: {query}',
+  searchAskAiNoResults: 'Pergunte ao assistente.',
   searchHintNavigate: 'para navegar',
   searchHintOpen: 'para abrir',
   searchHintNewTab: 'para abrir em uma nova aba',

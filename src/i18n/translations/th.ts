@@ -15,6 +15,13 @@ export const th: Translation = {
   errorRateLimited: 'มีคำขอมากเกินไป โปรดรอ {seconds} วินาทีแล้วลองอีกครั้ง',
   errorOrigin: 'เว็บไซต์นี้ไม่ได้รับอนุญาตให้ใช้วิดเจ็ตนี้',
   errorIdentity: 'ไม่สามารถยืนยันบัญชีของคุณได้ จึงไม่สามารถแสดงประวัติการสนทนาได้',
+  suggestions: 'คำถามแนะนำ',
+  feedbackQuestion: 'คำตอบนี้มีประโยชน์ไหม',
+  feedbackHelpful: 'มีประโยชน์',
+  feedbackUnhelpful: 'ไม่มีประโยชน์',
+  feedbackCommentLabel: 'ขาดอะไรไป (ไม่บังคับ)',
+  feedbackSend: 'ส่งความคิดเห็น',
+  feedbackThanks: 'ขอบคุณสำหรับความคิดเห็น',
 
   // Chat
   chatOpen: 'เปิดแชท',
@@ -61,6 +68,8 @@ export const th: Translation = {
   searchRemoveRecent: 'ลบ',
   searchSummary: 'สรุปโดย AI',
   searchSummaryLoading: 'กำลังสรุป…',
+  searchAskAi: 'ถาม AI: {query}',
+  searchAskAiNoResults: 'ลองถามผู้ช่วยแทน',
   searchHintNavigate: 'เลื่อน',
   searchHintOpen: 'เปิด',
   searchHintNewTab: 'เปิดในแท็บใหม่',

@@ -18,6 +18,13 @@ export const zhHK: Translation = {
   errorRateLimited: '請求過多。請等候 {seconds} 秒後重試。',
   errorOrigin: '此網站未獲授權使用此小工具。',
   errorIdentity: '未能驗證您的帳戶，因此無法顯示您的對話記錄。',
+  suggestions: '建議問題',
+  feedbackQuestion: '這個回答有幫助嗎？',
+  feedbackHelpful: '有幫助',
+  feedbackUnhelpful: '沒有幫助',
+  feedbackCommentLabel: '欠缺了甚麼？（選填）',
+  feedbackSend: '傳送意見',
+  feedbackThanks: '多謝你的意見。',
 
   // Chat
   chatOpen: '開啟聊天',
@@ -64,6 +71,8 @@ export const zhHK: Translation = {
   searchRemoveRecent: '移除',
   searchSummary: 'AI 摘要',
   searchSummaryLoading: '正在生成摘要…',
+  searchAskAi: '問 AI：{query}',
+  searchAskAiNoResults: '不如直接問助理。',
   searchHintNavigate: '切換',
   searchHintOpen: '開啟',
   searchHintNewTab: '在新分頁開啟',

@@ -15,6 +15,13 @@ export const zhHans: Translation = {
   errorRateLimited: '请求过多。请等待 {seconds} 秒后重试。',
   errorOrigin: '此网站无权使用该组件。',
   errorIdentity: '无法验证您的账号，因此无法显示您的对话记录。',
+  suggestions: '推荐问题',
+  feedbackQuestion: '这个回答有帮助吗？',
+  feedbackHelpful: '有帮助',
+  feedbackUnhelpful: '没有帮助',
+  feedbackCommentLabel: '缺少了什么？（可选）',
+  feedbackSend: '发送反馈',
+  feedbackThanks: '感谢你的反馈。',
 
   // Chat
   chatOpen: '打开聊天',
@@ -61,6 +68,8 @@ export const zhHans: Translation = {
   searchRemoveRecent: '移除',
   searchSummary: 'AI 摘要',
   searchSummaryLoading: '正在生成摘要…',
+  searchAskAi: '问 AI：{query}',
+  searchAskAiNoResults: '不如直接问助手。',
   searchHintNavigate: '切换',
   searchHintOpen: '打开',
   searchHintNewTab: '在新标签页中打开',

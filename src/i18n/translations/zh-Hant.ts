@@ -15,6 +15,13 @@ export const zhHant: Translation = {
   errorRateLimited: '要求次數過多。請等候 {seconds} 秒後再試一次。',
   errorOrigin: '此網站無權使用這個小工具。',
   errorIdentity: '無法驗證您的帳號，因此無法顯示您的對話紀錄。',
+  suggestions: '建議問題',
+  feedbackQuestion: '這個回答有幫助嗎？',
+  feedbackHelpful: '有幫助',
+  feedbackUnhelpful: '沒有幫助',
+  feedbackCommentLabel: '缺少了什麼？（選填）',
+  feedbackSend: '傳送意見',
+  feedbackThanks: '感謝你的意見。',
 
   // Chat
   chatOpen: '開啟聊天',
@@ -61,6 +68,8 @@ export const zhHant: Translation = {
   searchRemoveRecent: '移除',
   searchSummary: 'AI 摘要',
   searchSummaryLoading: '正在產生摘要…',
+  searchAskAi: '問 AI：{query}',
+  searchAskAiNoResults: '不如直接問助理。',
   searchHintNavigate: '切換',
   searchHintOpen: '開啟',
   searchHintNewTab: '在新分頁中開啟',
