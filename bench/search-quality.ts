@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import MiniSearch from 'minisearch';
 import { searchSections } from '../server/search/search.js';
-import { htmlToText } from '../server/store/content.js';
+import { readHtml } from '../server/content/html.js';
 import { openDb, type Db } from '../server/store/db.js';
 import { createPage } from '../server/store/pages.js';
 import { createOrganisation, createSource } from '../server/store/setup.js';
@@ -118,7 +118,7 @@ export async function runSearchQuality(
       fields: ['title', 'text'],
       searchOptions: { fuzzy: 0.2, prefix: true, boost: { title: 3 } },
     });
-    minisearch.addAll(pages.map((page) => ({ id: page.file, title: page.title, text: htmlToText(page.html) })));
+    minisearch.addAll(pages.map((page) => ({ id: page.file, title: page.title, text: readHtml(page.html).markdown })));
 
     const ours: { ranked: string[]; relevant: string[]; kind: string }[] = [];
     const theirs: typeof ours = [];

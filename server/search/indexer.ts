@@ -4,6 +4,7 @@
  * deletes its sections by cascade; their words leave the vocabulary at the next index
  * write (see `search_removed_sections` in 002_search.sql).
  */
+import type { PageFormat } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
 import { splitSections } from './sections.js';
@@ -16,6 +17,8 @@ export interface IndexablePage {
   title: string;
   language: string | null;
   content: string;
+  /** How the content was written: headings of pages read from HTML link only to ids the page has. */
+  format?: PageFormat;
 }
 
 export async function indexPage(tx: Queryable, page: IndexablePage): Promise<void> {
@@ -61,7 +64,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     // NFC, so a word typed on one keyboard matches the same word stored decomposed.
     const title = page.title.normalize('NFC');
     const indexedTitle = spaceUnspacedScripts(title);
-    for (const section of splitSections(page.content.normalize('NFC'), title)) {
+    for (const section of splitSections(page.content.normalize('NFC'), title, { format: page.format })) {
       // The first paragraph usually says what the section is about: it weighs more than the rest.
       const split = section.text.indexOf('\n\n');
       columns.id.push(`${page.id}-${section.position}`);
