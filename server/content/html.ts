@@ -55,7 +55,7 @@ const SKIPPED_CLASSES = new Set([
   // VitePress.
   'VPDocFooter', 'VPDocAside', 'VPLocalNav', 'edit-link', 'prev-next',
   // Hugo themes.
-  'td-page-meta', 'td-toc', 'book-toc', 'book-footer', 'pager', 'page-nav', 'post-nav', 'edit-page',
+  'td-page-meta', 'td-page-meta__lastmod', 'td-toc', 'book-toc', 'book-footer', 'pager', 'page-nav', 'post-nav', 'edit-page',
   // Line numbers beside code.
   'linenos', 'linenodiv', 'lineno', 'lnt', 'ln', 'line-numbers-wrapper', 'line-numbers-rows',
 ]);
@@ -75,12 +75,16 @@ const LANGUAGE_CLASS = /(?:^|\s)(?:highlight|language|lang)-([A-Za-z0-9_+#.-]+)/
 /** Names that say "no language": the code is shown, never guessed at. */
 const NO_LANGUAGE = new Set(['text', 'plain', 'plaintext', 'txt', 'none', 'default', 'nohighlight', 'output']);
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+/** A `<div>` that is a section of the text (DocBook `sect1`, `chapter`, `refentry`; older Sphinx `section`), whose id a heading it opens may use. */
+const SECTION_CLASS = /(?:^|\s)(?:sect\d|section|simplesect|chapter|appendix|preface|refentry|refsect\d|refsynopsisdiv|part|reference|glossary|bibliography|article)(?:\s|$)/;
 /** A fragment `{#id}` can carry. */
 const FRAGMENT_ID = /^[^\s{}]+$/;
 /** List and quote nesting deeper than this is not indented further, so output stays linear in the input. */
 const MAX_INDENT_DEPTH = 8;
 /** An API entry's heading longer than this keeps its name and drops its parameters. */
 const MAX_ENTRY_HEADING = 80;
+
+const NO_CLASSES: string[] = [];
 
 interface Frame {
   name: string;
@@ -265,7 +269,7 @@ export function readHtml(html: string): HtmlReading {
 
   walkHtml(html, {
     open(name, attributes) {
-      const classes = (attributes.class ?? '').split(/\s+/).filter(Boolean);
+      const classes = attributes.class ? attributes.class.split(/\s+/).filter(Boolean) : NO_CLASSES;
       if (name === 'html' && attributes.lang && LANGUAGE_TAG.test(attributes.lang)) language ??= attributes.lang;
       if (name === 'title' && title === undefined && foreignDepth === 0) titleText = '';
       if (name === 'svg' || name === 'math') foreignDepth++;
@@ -402,7 +406,7 @@ export function readHtml(html: string): HtmlReading {
         return;
       }
       if (BLOCKS.has(name) || name === 'dt' || name === 'dd') flush();
-      if (attributes.id && name !== 'a' && name !== 'span') {
+      if (attributes.id && (name === 'section' || name === 'article' || (name === 'div' && SECTION_CLASS.test(attributes.class ?? '')))) {
         flush();
         frame.idEntry = true;
         idEntries.push({ id: attributes.id, lines: lines.length });

@@ -279,6 +279,7 @@ function isDunder(text: string, opener: Delimiter, closer: Delimiter): boolean {
  * (`snake_case`, `__init__`) are left as they are: the reading above keeps them.
  */
 export function escapeMarkdownText(text: string): string {
+  if (!/[\\`*_~[\]]/.test(text)) return text;
   let out = '';
   for (let index = 0; index < text.length; index++) {
     const char = text[index]!;

@@ -7,7 +7,7 @@
 import type { PageFormat } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
-import { splitSections } from './sections.js';
+import { pageSections, type Section } from './sections.js';
 
 export interface IndexablePage {
   id: string;
@@ -19,6 +19,8 @@ export interface IndexablePage {
   content: string;
   /** How the content was written: headings of pages read from HTML link only to ids the page has. */
   format?: PageFormat;
+  /** The sections, when the page writer cut them already (off the event loop, see content/page-reader.ts). */
+  sections?: Section[];
 }
 
 export async function indexPage(tx: Queryable, page: IndexablePage): Promise<void> {
@@ -64,7 +66,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     // NFC, so a word typed on one keyboard matches the same word stored decomposed.
     const title = page.title.normalize('NFC');
     const indexedTitle = spaceUnspacedScripts(title);
-    for (const section of splitSections(page.content.normalize('NFC'), title, { format: page.format })) {
+    for (const section of page.sections ?? pageSections(page.content, title, page.format)) {
       // The first paragraph usually says what the section is about: it weighs more than the rest.
       const split = section.text.indexOf('\n\n');
       columns.id.push(`${page.id}-${section.position}`);

@@ -66,6 +66,11 @@ export interface SplitOptions {
   format?: PageFormat;
 }
 
+/** A stored page's sections, as the indexer cuts them: text in NFC, so a word typed on one keyboard matches the same word stored decomposed. */
+export function pageSections(content: string, title: string, format: PageFormat | undefined): Section[] {
+  return splitSections(content.normalize('NFC'), title.normalize('NFC'), { format });
+}
+
 export function splitSections(content: string, pageTitle: string, options: SplitOptions = {}): Section[] {
   const explicitOnly = options.format === 'html';
   const lines = withoutFrontMatter(content.replace(/\r\n?/g, '\n')).split('\n');
