@@ -17,6 +17,8 @@ export interface PageReading {
   heading?: string;
   /** An HTML page's `<html lang>`. */
   language?: string;
+  /** An HTML page's `<title>` as written (entities decoded), site name included. */
+  documentTitle?: string;
 }
 
 export function readPage(format: PageFormat, content: string): PageReading {
@@ -28,6 +30,7 @@ export function readPage(format: PageFormat, content: string): PageReading {
       ...(title ? { title } : {}),
       ...(html.heading ? { heading: html.heading } : {}),
       ...(html.language ? { language: html.language } : {}),
+      ...(html.title ? { documentTitle: html.title } : {}),
     };
   }
   const text = normaliseText(content);

@@ -24,6 +24,8 @@ export interface IngestDocument {
   content: string;
   format: PageFormat;
   language?: string;
+  /** An HTML page's `<title>` as written, site name included: what finds the name the site's titles share. Not sent. */
+  documentTitle?: string;
 }
 
 /** A page that could not be read or fetched: counted as failed, and never deleted as "vanished". */
@@ -41,13 +43,20 @@ export function toDocument(url: string, text: string, format: PageFormat, fallba
   const reading = readPage(format, text);
   const title = reading.title ?? fallbackTitle;
   const pageLanguage = language ?? reading.language;
-  return { url, title, content: text, format, ...(pageLanguage ? { language: pageLanguage } : {}) };
+  return {
+    url,
+    title,
+    content: text,
+    format,
+    ...(pageLanguage ? { language: pageLanguage } : {}),
+    ...(reading.documentTitle ? { documentTitle: reading.documentTitle } : {}),
+  };
 }
 
 /** The documents with the site name most of their titles share taken off (see the header). */
 export function withoutSharedSiteName(documents: CollectedDocument[]): CollectedDocument[] {
   const readable = documents.filter((document): document is IngestDocument => !isUnreadable(document));
-  const suffix = sharedTitleSuffix(readable.map((document) => document.title));
+  const suffix = sharedTitleSuffix(readable.map((document) => document.documentTitle ?? document.title));
   if (!suffix) return documents;
   return documents.map((document) => (isUnreadable(document) ? document : { ...document, title: withoutSuffix(document.title, suffix) }));
 }
