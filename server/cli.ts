@@ -334,6 +334,20 @@ export const COMMANDS: Command[] = [
       flag('delete-missing', 'switch', undefined, 'also delete pages that vanished: under --base-url for a folder, on the sitemap\'s hosts for a sitemap'),
       flag('language', 'text', 'TAG', 'language of every page, e.g. de (default: an HTML page\'s lang attribute, else the source\'s default)'),
       flag('concurrency', 'integer', 'N', 'requests in flight at once, 1–32 (default 4)'),
+      flag(
+        'include',
+        'list',
+        'GLOB',
+        'only files (a folder\'s paths, a sitemap\'s url paths) some glob matches, e.g. library/** or *.html; repeatable, or comma-separated',
+      ),
+      flag('exclude', 'list', 'GLOB', 'skip what any glob matches, e.g. whatsnew/ or changelog*.html; repeatable, or comma-separated'),
+      flag(
+        'include-generated',
+        'switch',
+        undefined,
+        'also take the pages generators write for themselves, skipped by default: genindex*.html, search.html, py-modindex.html, ' +
+          'modindex.html, bookindex.html, 404.html, _sources/, _static/, _modules/, /search/, /tags/…',
+      ),
       flag('dry-run', 'switch', undefined, 'only count what would change; write nothing'),
     ],
     async run({ values, words, io }) {
@@ -398,6 +412,11 @@ function ingestOptions(values: Record<string, unknown>, target: string, env: Nod
     dryRun: values['dry-run'] === true,
     language,
     concurrency,
+    selection: {
+      include: (values.include as string[] | undefined) ?? [],
+      exclude: (values.exclude as string[] | undefined) ?? [],
+      includeGenerated: values['include-generated'] === true,
+    },
   };
 }
 
@@ -418,8 +437,11 @@ export function findCommand(words: string[]): { command: Command; rest: string[]
   throw new UsageError(`unknown command "${first}". Try: assist-server help`);
 }
 
-/** Converts the flags a command lists; refuses unknown flags, missing required ones and flags without a value. */
-function readValues(command: Command, flags: Record<string, string | true>): Record<string, unknown> {
+/**
+ * Converts the flags a command lists; refuses unknown flags, missing required ones and flags
+ * without a value. A list flag given several times holds the entries of all of them.
+ */
+function readValues(command: Command, flags: Record<string, string | true>, repeated: Record<string, string[]> = {}): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   if (command.strictFlags !== false) {
     for (const name of Object.keys(flags)) {
@@ -440,7 +462,7 @@ function readValues(command: Command, flags: Record<string, string | true>): Rec
       continue;
     }
     if (raw === true) throw new UsageError(`--${spec.name} needs a value${spec.value ? ` (${spec.value})` : ''}.`);
-    values[spec.name] = convert(spec, raw);
+    values[spec.name] = spec.kind === 'list' ? (repeated[spec.name] ?? [raw]).flatMap((each) => convert(spec, each) as string[]) : convert(spec, raw);
   }
   return values;
 }
@@ -561,7 +583,7 @@ Help on one command: assist-server help <command>, or <command> --help.
  * any other failure. `start` resolves once the server listens, and the server keeps running.
  */
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
-  const { words, flags } = parseFlags(argv.filter((arg) => arg !== '-h'));
+  const { words, flags, repeated } = parseFlags(argv.filter((arg) => arg !== '-h'));
   const wantsHelp = 'help' in flags || argv.includes('-h');
   delete flags.help;
   let command: Command | undefined;
@@ -583,7 +605,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
           : `${command.name} needs ${expected.join(' ')}.`,
       );
     }
-    const values = readValues(command, flags);
+    const values = readValues(command, flags, repeated);
     const result = await command.run({ values, flags, words: found.rest, io });
     if (result !== undefined) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     if (command.printsSecret) io.stderr('assist-server: save the secret now; it is not shown again.\n');

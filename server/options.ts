@@ -26,10 +26,15 @@ export function projectRoot(): string {
 
 export const DEFAULT_FIXTURE = () => join(projectRoot(), 'demo', 'fixture.json');
 
-/** Splits `--name value`, `--name=value` and bare words; a flag without a value is `true`. */
-export function parseFlags(argv: string[]): { words: string[]; flags: Record<string, string | true> } {
+/**
+ * Splits `--name value`, `--name=value` and bare words; a flag without a value is `true`.
+ * A flag given twice counts once, with its last value; `repeated` keeps every value of each
+ * flag in order, for flags that may be repeated (`--exclude a --exclude b`).
+ */
+export function parseFlags(argv: string[]): { words: string[]; flags: Record<string, string | true>; repeated: Record<string, string[]> } {
   const words: string[] = [];
   const flags: Record<string, string | true> = {};
+  const repeated: Record<string, string[]> = {};
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     if (!arg.startsWith('--')) {
@@ -40,8 +45,9 @@ export function parseFlags(argv: string[]): { words: string[]; flags: Record<str
     if (inline !== undefined) flags[name] = inline;
     else if (index + 1 < argv.length && !argv[index + 1]!.startsWith('--')) flags[name] = argv[++index]!;
     else flags[name] = true;
+    if (typeof flags[name] === 'string') (repeated[name] ??= []).push(flags[name] as string);
   }
-  return { words, flags };
+  return { words, flags, repeated };
 }
 
 export class UsageError extends Error {}

@@ -5,7 +5,7 @@
  * docs page section. Seeded, so every run generates the same pages.
  */
 import { splitSections } from '../../server/search/sections.js';
-import { htmlToText } from '../../server/store/content.js';
+import { readHtml } from '../../server/content/html.js';
 import type { Db } from '../../server/store/db.js';
 import { indexPages, type IndexablePage } from '../../server/search/indexer.js';
 import type { ManualPage } from './manual.js';
@@ -44,7 +44,7 @@ export function generatePages(manual: ManualPage[], count: number, seed = 1): Ge
   const openings: { title: string; text: string }[] = [];
   const pool: PoolSection[] = [];
   for (const page of manual) {
-    const sections = splitSections(htmlToText(page.html), page.title);
+    const sections = splitSections(readHtml(page.html).markdown, page.title, { format: 'html' });
     openings.push({ title: page.title, text: sections[0]?.text ?? '' });
     for (const section of sections) if (section.heading && section.text.length > 80) pool.push({ heading: section.heading, text: section.text });
   }

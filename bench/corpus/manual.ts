@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { htmlTitle } from '../../server/store/content.js';
+import { readPage } from '../../server/content/read.js';
 
 export const MANUAL_PACKAGE = 'postgresql-doc-15';
 export const MANUAL_DIR = '/usr/share/doc/postgresql-doc-15/html';
@@ -51,7 +51,7 @@ export function readManual(): ManualPage[] {
     .sort()
     .map((file) => {
       const raw = readFileSync(join(MANUAL_DIR, file), 'utf8');
-      return { file, url: MANUAL_BASE_URL + file, title: htmlTitle(raw) ?? file, html: withoutNavigation(raw) };
+      return { file, url: MANUAL_BASE_URL + file, title: readPage('html', raw).title ?? file, html: withoutNavigation(raw) };
     });
 }
 

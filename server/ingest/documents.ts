@@ -2,17 +2,20 @@
  * What `assist-server ingest` pushes: documents read from a folder of `.md`/`.html` files,
  * or fetched from the pages a sitemap lists, each with the url it will have in the source.
  *
- * Url of a file: the base url plus its path relative to the folder. Markdown is what a site
- * generator turns into a page without extension, so `.md` is dropped and an `index.md`
- * stands for its folder (`guide/index.md` → `BASE/guide/`); HTML is served as it is, so an
- * `.html` file keeps its path. Title: the first `# heading` of markdown, `<title>` or the
- * first `<h1>` of HTML, else the file name without extension.
+ * A file's url follows the folder-to-url rule of content/paths.ts. Title and language come
+ * from the same reader the server uses (content/read.ts): the first `# heading` of markdown;
+ * an HTML page's `<title>` without the site name, else its first heading; its `lang`. A site
+ * name that most titles of the input share (" — Python 3.11.2 documentation") is taken off
+ * them all. Files and urls are chosen by select.ts (globs, generated pages skipped).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join, relative, sep } from 'node:path';
 import { Parser } from 'htmlparser2';
 import type { PageFormat } from '../../wire/contract.js';
-import { htmlTitle } from '../store/content.js';
+import { HTML_EXTENSIONS, MARKDOWN_EXTENSIONS, urlOfFile } from '../content/paths.js';
+import { readPage } from '../content/read.js';
+import { sharedTitleSuffix, withoutSuffix } from '../content/title.js';
+import { DEFAULT_SELECTION, selects, type Selection } from './select.js';
 
 /** One page as it should be in the source. */
 export interface IngestDocument {
@@ -21,6 +24,8 @@ export interface IngestDocument {
   content: string;
   format: PageFormat;
   language?: string;
+  /** An HTML page's `<title>` as written, site name included: what finds the name the site's titles share. Not sent. */
+  documentTitle?: string;
 }
 
 /** A page that could not be read or fetched: counted as failed, and never deleted as "vanished". */
@@ -33,64 +38,31 @@ export type CollectedDocument = IngestDocument | UnreadableDocument;
 
 export const isUnreadable = (document: CollectedDocument): document is UnreadableDocument => 'error' in document;
 
-const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown']);
-const HTML_EXTENSIONS = new Set(['.html', '.htm']);
-
-/** The first level-one ATX heading of markdown (`# Title`), outside fenced code. */
-export function markdownTitle(markdown: string): string | undefined {
-  let fence: string | undefined;
-  for (const line of markdown.split(/\r?\n/)) {
-    const fenceMark = /^\s{0,3}(```|~~~)/.exec(line)?.[1];
-    if (fenceMark) {
-      fence = fence === fenceMark ? undefined : (fence ?? fenceMark);
-      continue;
-    }
-    if (fence) continue;
-    const heading = /^\s{0,3}#\s+(.+?)\s*#*\s*$/.exec(line)?.[1];
-    if (heading) return heading;
-  }
-  return undefined;
-}
-
-/** The `lang` of an HTML document's `<html>` element, when it is a plain language tag. */
-export function htmlLanguage(html: string): string | undefined {
-  const lang = /<html\b[^>]*\slang\s*=\s*["']?([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)/i.exec(html)?.[1];
-  return lang || undefined;
-}
-
-/** The title of an HTML page: `<title>`, else the text of the first `<h1>` (tags inside it included). */
-function titleOfHtml(html: string): string | undefined {
-  const simple = htmlTitle(html);
-  if (simple) return simple;
-  const h1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
-  const text = h1?.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-  return text || undefined;
-}
-
 /** A document from a file's or a response's text. */
 export function toDocument(url: string, text: string, format: PageFormat, fallbackTitle: string, language?: string): IngestDocument {
-  const title = (format === 'html' ? titleOfHtml(text) : format === 'markdown' ? markdownTitle(text) : undefined) ?? fallbackTitle;
-  const pageLanguage = language ?? (format === 'html' ? htmlLanguage(text) : undefined);
-  return { url, title, content: text, format, ...(pageLanguage ? { language: pageLanguage } : {}) };
+  const reading = readPage(format, text);
+  const title = reading.title ?? fallbackTitle;
+  const pageLanguage = language ?? reading.language;
+  return {
+    url,
+    title,
+    content: text,
+    format,
+    ...(pageLanguage ? { language: pageLanguage } : {}),
+    ...(reading.documentTitle ? { documentTitle: reading.documentTitle } : {}),
+  };
 }
 
-/** The url a file gets under `baseUrl` (which ends with `/`), by the rule in this file's header. */
-export function urlOfFile(baseUrl: string, relativePath: string): string {
-  const parts = relativePath.split(sep);
-  const file = parts.pop()!;
-  const extension = extname(file).toLowerCase();
-  if (MARKDOWN_EXTENSIONS.has(extension)) {
-    const stem = file.slice(0, -extension.length);
-    if (stem.toLowerCase() !== 'index') parts.push(stem);
-    else parts.push('');
-  } else {
-    parts.push(file);
-  }
-  return new URL(parts.map(encodeURIComponent).join('/'), baseUrl).href;
+/** The documents with the site name most of their titles share taken off (see the header). */
+export function withoutSharedSiteName(documents: CollectedDocument[]): CollectedDocument[] {
+  const readable = documents.filter((document): document is IngestDocument => !isUnreadable(document));
+  const suffix = sharedTitleSuffix(readable.map((document) => document.documentTitle ?? document.title));
+  if (!suffix) return documents;
+  return documents.map((document) => (isUnreadable(document) ? document : { ...document, title: withoutSuffix(document.title, suffix) }));
 }
 
-/** Every `.md`/`.html` file below `folder` (hidden files and folders skipped), in path order. */
-async function filesBelow(folder: string): Promise<string[]> {
+/** Every `.md`/`.html` file below `folder` that `selected` takes (hidden files and folders skipped), in path order. */
+async function filesBelow(folder: string, selected: (path: string) => boolean): Promise<string[]> {
   const found: string[] = [];
   const walk = async (dir: string) => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -100,7 +72,8 @@ async function filesBelow(folder: string): Promise<string[]> {
       if (entry.isDirectory()) await walk(path);
       else if (entry.isFile()) {
         const extension = extname(entry.name).toLowerCase();
-        if (MARKDOWN_EXTENSIONS.has(extension) || HTML_EXTENSIONS.has(extension)) found.push(path);
+        const known = MARKDOWN_EXTENSIONS.has(extension) || HTML_EXTENSIONS.has(extension);
+        if (known && selected(relative(folder, path).split(sep).join('/'))) found.push(path);
       }
     }
   };
@@ -109,9 +82,14 @@ async function filesBelow(folder: string): Promise<string[]> {
 }
 
 /** Reads a folder of `.md`/`.html` files into documents under `baseUrl`. */
-export async function readFolder(folder: string, baseUrl: string, language?: string): Promise<CollectedDocument[]> {
+export async function readFolder(
+  folder: string,
+  baseUrl: string,
+  language?: string,
+  selection: Selection = DEFAULT_SELECTION,
+): Promise<CollectedDocument[]> {
   const documents: CollectedDocument[] = [];
-  for (const path of await filesBelow(folder)) {
+  for (const path of await filesBelow(folder, selects(selection))) {
     const relativePath = relative(folder, path);
     const url = urlOfFile(baseUrl, relativePath);
     const format: PageFormat = HTML_EXTENSIONS.has(extname(path).toLowerCase()) ? 'html' : 'markdown';
@@ -122,7 +100,7 @@ export async function readFolder(folder: string, baseUrl: string, language?: str
       documents.push({ url, error: `cannot read ${relativePath}: ${(error as Error).message}` });
     }
   }
-  return documents;
+  return withoutSharedSiteName(documents);
 }
 
 /** The `<loc>` entries of a sitemap, and whether it is a sitemap index (its entries are sitemaps). */

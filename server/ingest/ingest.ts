@@ -20,9 +20,11 @@ import {
   mapConcurrently,
   readFolder,
   sitemapUrls,
+  withoutSharedSiteName,
   type CollectedDocument,
   type IngestDocument,
 } from './documents.js';
+import { DEFAULT_SELECTION, selects, type Selection } from './select.js';
 import { PagesApiError, PagesClient, type PageWrite } from './pages-client.js';
 
 export const INGEST_HASH_KEY = 'ingestHash';
@@ -42,6 +44,8 @@ export interface IngestOptions {
   language?: string;
   /** Requests in flight at once (fetches and writes). */
   concurrency?: number;
+  /** Which files or urls are taken: globs, and whether generators' own pages are (select.ts). */
+  selection?: Selection;
   progress?: IngestProgress;
 }
 
@@ -95,9 +99,19 @@ function scopeOf(input: IngestInput, documents: CollectedDocument[]): (url: stri
 
 async function collect(options: IngestOptions, progress: IngestProgress): Promise<CollectedDocument[]> {
   const { input } = options;
-  if (input.kind === 'folder') return readFolder(input.folder, input.baseUrl, options.language);
-  const urls = await sitemapUrls(input.location);
-  if (urls.length === 0) throw new UsageError(`${input.location} lists no page urls: is it a sitemap (<urlset> with <loc> entries)?`);
+  const selection = options.selection ?? DEFAULT_SELECTION;
+  if (input.kind === 'folder') return readFolder(input.folder, input.baseUrl, options.language, selection);
+  const listed = await sitemapUrls(input.location);
+  if (listed.length === 0) throw new UsageError(`${input.location} lists no page urls: is it a sitemap (<urlset> with <loc> entries)?`);
+  const selected = selects(selection);
+  const urls = listed.filter((url) => {
+    const path = new URL(url).pathname;
+    try {
+      return selected(decodeURIComponent(path));
+    } catch {
+      return selected(path);
+    }
+  });
   progress.phase('fetching', urls.length);
   const counts = { created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0 };
   const documents = await mapConcurrently(urls, options.concurrency ?? 4, async (url) => {
@@ -106,7 +120,7 @@ async function collect(options: IngestOptions, progress: IngestProgress): Promis
     return document;
   });
   progress.finish();
-  return documents;
+  return withoutSharedSiteName(documents);
 }
 
 /** Why a write failed, in the server's words when it gave any. */

@@ -4,9 +4,10 @@
  * deletes its sections by cascade; their words leave the vocabulary at the next index
  * write (see `search_removed_sections` in 002_search.sql).
  */
+import type { PageFormat } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { identifierVector, spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
-import { splitSections } from './sections.js';
+import { pageSections, type Section } from './sections.js';
 
 export interface IndexablePage {
   id: string;
@@ -16,6 +17,10 @@ export interface IndexablePage {
   title: string;
   language: string | null;
   content: string;
+  /** How the content was written: headings of pages read from HTML link only to ids the page has. */
+  format?: PageFormat;
+  /** The sections, when the page writer cut them already (off the event loop, see content/page-reader.ts). */
+  sections?: Section[];
 }
 
 export async function indexPage(tx: Queryable, page: IndexablePage): Promise<void> {
@@ -67,7 +72,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     const title = page.title.normalize('NFC');
     const indexedTitle = spaceUnspacedScripts(title);
     const titleIdentifiers = identifierVector(title);
-    for (const section of splitSections(page.content.normalize('NFC'), title)) {
+    for (const section of page.sections ?? pageSections(page.content, title, page.format)) {
       // The first paragraph usually says what the section is about: it weighs more than the rest.
       const split = section.text.indexOf('\n\n');
       columns.id.push(`${page.id}-${section.position}`);

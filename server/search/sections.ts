@@ -8,7 +8,16 @@
  * headings: lowercase, punctuation and symbols dropped, each space a hyphen, repeats of a
  * slug numbered `-1`, `-2`. An explicit `{#id}` after a heading (Pandoc, kramdown,
  * Docusaurus) wins.
+ *
+ * Pages read from HTML carry `{#id}` after every heading that has an id in the page (see
+ * content/html.ts); their other headings get no anchor, so a hit never links to an id the
+ * page does not have.
+ *
+ * Every step is linear in the content's size: lines are read once, headings and inline
+ * syntax without backtracking regular expressions.
  */
+import type { PageFormat } from '../../wire/contract.js';
+import { atxHeading, customId, FENCE, plainInline } from '../content/markdown.js';
 
 export interface Section {
   /** Order in the page, from 0. */
@@ -37,21 +46,38 @@ export const PATH_SEPARATOR = ' › ';
 interface Heading {
   level: number;
   text: string;
-  anchor: string;
+  anchor: string | null;
 }
 
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 // Three or more: a lone `-` under a line is far more often an empty list item than a heading.
 const SETEXT_UNDERLINE = /^ {0,3}(={3,}|-{3,})[ \t]*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const CUSTOM_ID = /\s*\{#([A-Za-z0-9][\w:.-]*)\}\s*$/;
 
-export function splitSections(content: string, pageTitle: string): Section[] {
+/** A body line; code lines (inside a fence) are kept as they are in the plain text. */
+interface BodyLine {
+  text: string;
+  code: boolean;
+}
+
+export interface SplitOptions {
+  /**
+   * The page's format: for `html` only headings with an explicit `{#id}` get an anchor, and
+   * ids are kept exactly (never numbered): they are the page's own.
+   */
+  format?: PageFormat;
+}
+
+/** A stored page's sections, as the indexer cuts them: text in NFC, so a word typed on one keyboard matches the same word stored decomposed. */
+export function pageSections(content: string, title: string, format: PageFormat | undefined): Section[] {
+  return splitSections(content.normalize('NFC'), title.normalize('NFC'), { format });
+}
+
+export function splitSections(content: string, pageTitle: string, options: SplitOptions = {}): Section[] {
+  const explicitOnly = options.format === 'html';
   const lines = withoutFrontMatter(content.replace(/\r\n?/g, '\n')).split('\n');
   const slugger = createSlugger();
   const stack: Heading[] = [];
   // `lines` feed the plain text; `source` keeps every body line as written, fences included.
-  const raw: { heading?: Heading; path: string; lines: string[]; source: string[] }[] = [{ path: '', lines: [], source: [] }];
+  const raw: { heading?: Heading; path: string; lines: BodyLine[]; source: string[] }[] = [{ path: '', lines: [], source: [] }];
   let fence: string | null = null;
 
   for (let index = 0; index < lines.length; index++) {
@@ -61,7 +87,7 @@ export function splitSections(content: string, pageTitle: string): Section[] {
     if (fence !== null || fenceMatch) current.source.push(line);
     if (fence !== null) {
       if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length) fence = null;
-      else current.lines.push(line);
+      else current.lines.push({ text: line, code: true });
       continue;
     }
     if (fenceMatch) {
@@ -71,33 +97,34 @@ export function splitSections(content: string, pageTitle: string): Section[] {
 
     let level = 0;
     let headingSource = '';
-    const atx = ATX_HEADING.exec(line);
+    const atx = atxHeading(line);
     if (atx) {
-      level = atx[1]!.length;
-      headingSource = atx[2] ?? '';
+      level = atx.level;
+      headingSource = atx.text;
     } else {
       // A setext underline turns the paragraph line above it into a heading (CommonMark).
       const next = lines[index + 1];
-      if (next !== undefined && SETEXT_UNDERLINE.test(next) && isParagraphLine(line) && !isParagraphLine(current.lines.at(-1) ?? '')) {
+      const previous = current.lines.at(-1);
+      if (next !== undefined && SETEXT_UNDERLINE.test(next) && isParagraphLine(line) && !(previous && !previous.code && isParagraphLine(previous.text))) {
         level = next.trim()[0] === '=' ? 1 : 2;
         headingSource = line;
         index++;
       }
     }
     if (level === 0) {
-      current.lines.push(line);
+      current.lines.push({ text: line, code: false });
       current.source.push(line);
       continue;
     }
 
-    const customId = CUSTOM_ID.exec(headingSource);
-    const text = plainInline(customId ? headingSource.slice(0, customId.index) : headingSource).trim();
+    const written = customId(headingSource);
+    const text = plainInline(written.text).trim();
     if (!text) {
-      current.lines.push(line);
+      current.lines.push({ text: line, code: false });
       current.source.push(line);
       continue;
     }
-    const anchor = slugger(customId ? customId[1]! : text, customId !== null);
+    const anchor = written.id !== undefined ? (explicitOnly ? written.id : slugger(written.id, true)) : explicitOnly ? null : slugger(text);
     while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
     const heading = { level, text, anchor };
     stack.push(heading);
@@ -116,7 +143,7 @@ export function splitSections(content: string, pageTitle: string): Section[] {
     const text = toPlainText(part.lines);
     if (!part.heading && !text) continue;
     const pieces = cutLongText(text);
-    const markdown = pieces.length === 1 ? part.source.join('\n').replace(/^(?:[ \t]*\n)+|\s+$/g, '') : '';
+    const markdown = pieces.length === 1 ? part.source.join('\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd() : '';
     for (const piece of pieces) {
       sections.push({
         position: sections.length,
@@ -176,35 +203,26 @@ export function createSlugger(): (text: string, verbatim?: boolean) => string {
   };
 }
 
-/** Markdown inline syntax to the text a reader sees: link and image text, code without backticks, no emphasis markers. */
-export function plainInline(text: string): string {
-  return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/`+([^`]+?)`+/g, '$1')
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-    .replace(/(^|[\s(])\*(?=\S)([^*]+?)(?<=\S)\*(?=$|[\s.,;:!?)])/g, '$1$2')
-    .replace(/(^|[\s(])_(?=\S)([^_]+?)(?<=\S)_(?=$|[\s.,;:!?)])/g, '$1$2')
-    .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, '$1');
-}
-
 /**
  * A section's lines to plain text: inline syntax resolved, list and quote markers, table
  * pipes and link reference definitions dropped; paragraphs stay separated by a blank line.
  * Raw HTML inside markdown is kept as text: it is escaped wherever it is shown.
  */
-function toPlainText(lines: string[]): string {
+function toPlainText(lines: BodyLine[]): string {
   const out: string[] = [];
-  for (const line of lines) {
+  for (const { text: line, code } of lines) {
+    if (code) {
+      out.push(line.trimEnd());
+      continue;
+    }
     if (/^ {0,3}\[[^\]]+\]:\s+\S+/.test(line)) continue;
     if (/^ {0,3}([-*_])( *\1){2,} *$/.test(line)) continue;
-    if (/^ *\|?[ :|-]*-[ :|-]*\|?[ :|-]* *$/.test(line) && line.includes('|')) continue;
+    if (line.includes('|') && line.includes('-') && /^[\s:|-]*$/.test(line)) continue;
     let text = line
       .replace(/^ {0,3}(> ?)+/, '')
-      .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, '');
-    if (text.includes('|')) text = text.replace(/^\s*\|/, '').replace(/\|\s*$/, '').replace(/\s*\|\s*/g, ' | ').trim();
-    out.push(plainInline(text).replace(/\s+$/, ''));
+      .replace(/^\s*(?:[-*+:]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, '');
+    if (text.includes('|')) text = text.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => cell.trim()).join(' | ');
+    out.push(plainInline(text).trimEnd());
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }

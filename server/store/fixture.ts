@@ -12,8 +12,10 @@
  *   { "id": "docs", "name": "Docs", "folder": "../docs", "baseUrl": "http://localhost:8787/demo/docs/" }
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { PLANS, type Plan } from '../../wire/contract.js';
+import { markdownTitle } from '../content/markdown.js';
+import { urlOfFile } from '../content/paths.js';
 import { badRequest } from '../http/errors.js';
 import { optionalInteger, optionalString, requireHttpUrl, requireId, requireOneOf, type Body } from '../http/validate.js';
 import { joinTransaction, type Db } from './db.js';
@@ -70,14 +72,10 @@ function folderSource(source: Body, sourceId: string): FolderSource | undefined 
   return { folder: source.folder, baseUrl };
 }
 
-/** The text of a markdown document's first `# ` heading. */
-export function markdownTitle(markdown: string): string | undefined {
-  return /^# +(.+?)(?:[ \t]+#+)?[ \t]*$/m.exec(markdown)?.[1];
-}
-
 /**
- * One page per `.md` file under the folder (subfolders included, in a stable order): url is
- * `baseUrl` plus the file's path without `.md`, title its first `# ` heading (else the file name).
+ * One page per `.md` file under the folder (subfolders included, in a stable order): its url
+ * by the folder-to-url rule of content/paths.ts (`guide/index.md` → `baseUrl/guide/`), its
+ * title its first `# ` heading (else the file name).
  */
 export function readFolderPages({ folder, baseUrl }: FolderSource): Body[] {
   let files: string[];
@@ -88,9 +86,8 @@ export function readFolderPages({ folder, baseUrl }: FolderSource): Body[] {
   }
   return files.map((file) => {
     const content = readFileSync(join(folder, file), 'utf8');
-    const path = file.slice(0, -'.md'.length).split(sep).map(encodeURIComponent).join('/');
-    const title = markdownTitle(content) ?? decodeURIComponent(path.split('/').pop()!);
-    return { url: baseUrl + path, title, format: 'markdown', content };
+    const title = markdownTitle(content) ?? basename(file, '.md');
+    return { url: urlOfFile(baseUrl, file), title, format: 'markdown', content };
   });
 }
 

@@ -4,7 +4,9 @@ import { HttpError, badRequest, notFound } from '../http/errors.js';
 import { optionalFlatObject, optionalString, requireHttpUrl, requireOneOf, requireString, type Body } from '../http/validate.js';
 import { indexPage } from '../search/indexer.js';
 import type { Db, Queryable } from './db.js';
-import { htmlTitle, normaliseContent } from './content.js';
+import { firstHeading } from '../content/markdown.js';
+import { readPageWrite } from '../content/page-reader.js';
+import { pageTitle } from '../content/read.js';
 import { generateId } from './secrets.js';
 
 interface PageRow {
@@ -120,19 +122,11 @@ function readPageFields(body: Body, partial: boolean): Partial<PageFields> {
   return fields;
 }
 
-/** A missing title is taken from HTML, then from the first heading, then from the URL. */
-function deriveTitle(fields: Partial<PageFields>, rawContent: string): string {
-  if (fields.title) return fields.title;
-  const fromHtml = fields.format === 'html' ? htmlTitle(rawContent) : undefined;
-  const fromHeading = /^#{1,6}\s+(.+)$/m.exec(fields.content ?? '')?.[1]?.trim();
-  return fromHtml ?? fromHeading ?? fields.url ?? 'Untitled';
-}
-
 export async function createPage(db: Db, organisationId: string, sourceId: string, body: Body): Promise<Page> {
   const fields = readPageFields(body, false);
-  const raw = fields.content!;
-  fields.content = normaliseContent(fields.format!, raw);
-  const title = deriveTitle(fields, raw);
+  const { reading, title, sections } = await readPageWrite({ format: fields.format!, content: fields.content!, title: fields.title, url: fields.url });
+  fields.content = reading.content;
+  const language = fields.language !== undefined ? fields.language : (reading.language ?? null);
   return db.transaction(async (tx) => {
     const [existing] = await tx.query<{ id: string }>('SELECT id FROM pages WHERE organisation_id = $1 AND source_id = $2 AND url = $3', [
       organisationId,
@@ -143,19 +137,35 @@ export async function createPage(db: Db, organisationId: string, sourceId: strin
     const [row] = await tx.query<PageRow>(
       `INSERT INTO pages (id, organisation_id, source_id, url, title, language, metadata, format, content)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-      [generateId('p_'), organisationId, sourceId, fields.url, title, fields.language ?? null, fields.metadata ? JSON.stringify(fields.metadata) : null, fields.format, fields.content],
+      [generateId('p_'), organisationId, sourceId, fields.url, title, language, fields.metadata ? JSON.stringify(fields.metadata) : null, fields.format, fields.content],
     );
-    await indexPage(tx, row!);
+    await indexPage(tx, { ...row!, sections });
     return toWirePage(row!, true);
   }).catch(rethrowUrlConflict);
 }
 
 export async function updatePage(db: Db, organisationId: string, sourceId: string, pageId: string, body: Body): Promise<Page> {
   const fields = readPageFields(body, true);
+  const before = await requirePage(db, organisationId, sourceId, pageId);
+  // New content is read before the transaction, off the event loop when large; the page is
+  // read again inside it, and a content or format changed meanwhile is read once more here.
+  const format = fields.format ?? before.format;
+  const read =
+    fields.content !== undefined ? await readPageWrite({ format, content: fields.content, title: fields.title, keptTitle: before.title }) : undefined;
   return db.transaction(async (tx) => {
     const current = await requirePage(tx, organisationId, sourceId, pageId);
-    const format = fields.format ?? current.format;
-    if (fields.content !== undefined) fields.content = normaliseContent(format, fields.content);
+    const currentFormat = fields.format ?? current.format;
+    const fresh =
+      read && currentFormat === format && (fields.title !== undefined || current.title === before.title)
+        ? read
+        : fields.content !== undefined
+          ? await readPageWrite({ format: currentFormat, content: fields.content, title: fields.title, keptTitle: current.title })
+          : undefined;
+    const reading = fresh?.reading;
+    if (reading) fields.content = reading.content;
+    // A new title is cleaned against the heading of the content the page will have.
+    const heading = reading ? reading.heading : firstHeading(current.content);
+    const title = fresh ? fresh.title : fields.title !== undefined ? pageTitle({ format: currentFormat, title: fields.title }, { heading }) : current.title;
     if (fields.url !== undefined && fields.url !== current.url) {
       const [clash] = await tx.query<{ id: string }>('SELECT id FROM pages WHERE organisation_id = $1 AND source_id = $2 AND url = $3', [
         organisationId,
@@ -166,17 +176,17 @@ export async function updatePage(db: Db, organisationId: string, sourceId: strin
     }
     const next = {
       url: fields.url ?? current.url,
-      title: fields.title ?? current.title,
-      language: fields.language !== undefined ? fields.language : current.language,
+      title,
+      language: fields.language !== undefined ? fields.language : (current.language ?? reading?.language ?? null),
       metadata: fields.metadata !== undefined ? fields.metadata : current.metadata,
       content: fields.content ?? current.content,
     };
     const [row] = await tx.query<PageRow>(
       `UPDATE pages SET url = $4, title = $5, language = $6, metadata = $7, format = $8, content = $9, updated_at = now()
         WHERE organisation_id = $1 AND source_id = $2 AND id = $3 RETURNING ${COLUMNS}`,
-      [organisationId, sourceId, pageId, next.url, next.title, next.language, next.metadata ? JSON.stringify(next.metadata) : null, format, next.content],
+      [organisationId, sourceId, pageId, next.url, next.title, next.language, next.metadata ? JSON.stringify(next.metadata) : null, currentFormat, next.content],
     );
-    await indexPage(tx, row!);
+    await indexPage(tx, { ...row!, sections: fresh?.sections });
     return toWirePage(row!, true);
   }).catch(rethrowUrlConflict);
 }
@@ -208,18 +218,18 @@ export async function upsertPageByUrl(db: Db, organisationId: string, sourceId: 
   ]);
   if (!existing) return { page: await createPage(db, organisationId, sourceId, body), changed: true };
   const fields = readPageFields(body, false);
-  const content = normaliseContent(fields.format!, fields.content!);
-  const title = deriveTitle(fields, fields.content!);
+  const { reading, title } = await readPageWrite({ format: fields.format!, content: fields.content!, title: fields.title, url });
+  const language = fields.language !== undefined ? fields.language : (reading.language ?? null);
   const same =
-    existing.content === content &&
+    existing.content === reading.content &&
     existing.title === title &&
-    (existing.language ?? null) === (fields.language ?? null) &&
+    (existing.language ?? null) === language &&
     JSON.stringify(existing.metadata ?? null) === JSON.stringify(fields.metadata ?? null);
   if (same) return { page: toWirePage(existing, false), changed: false };
   const page = await updatePage(db, organisationId, sourceId, existing.id, {
     ...body,
     title,
-    language: fields.language ?? null,
+    language,
     metadata: fields.metadata ?? null,
   });
   return { page, changed: true };

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { projectRoot } from '../../server/options.js';
-import { applyFixture, markdownTitle, readFixtureFile } from '../../server/store/fixture.js';
+import { markdownTitle } from '../../server/content/markdown.js';
+import { applyFixture, readFixtureFile } from '../../server/store/fixture.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 /** A folder with a fixture in `site/` whose docs source is `../docs`, as the demo's is. */

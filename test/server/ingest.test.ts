@@ -132,6 +132,36 @@ test('changed files are updated, vanished ones deleted only with --delete-missin
   assert.equal(revised.json.metadata.team, 'docs');
 });
 
+test('a Sphinx build: generated index and search pages are skipped, globs choose the rest, titles lose the site name', async () => {
+  const folder = join(scratch, 'sphinx');
+  const page = (title: string, heading: string) =>
+    `<html lang="en"><head><title>${title} &#8212; Quillkit 3.2 documentation</title></head><body>` +
+    `<div class="related" role="navigation">Navigation</div><div class="body" role="main"><section id="s"><h1>${heading}</h1>` +
+    `<p>About ${heading} and the inkwell.</p></section></div></body></html>`;
+  write(join(folder, 'index.html'), page('Quillkit documentation', 'Welcome to Quillkit'));
+  write(join(folder, 'library', 'zipquill.html'), page('zipquill — Quill archives', 'zipquill — Quill archives'));
+  write(join(folder, 'library', 'zipcrate.html'), page('zipcrate', 'zipcrate'));
+  write(join(folder, 'whatsnew', '3.2.html'), page('What’s New In Quillkit 3.2', 'What’s New In Quillkit 3.2'));
+  for (const generated of ['genindex.html', 'genindex-A.html', 'search.html', 'py-modindex.html', join('_sources', 'index.html'), join('_static', 'x.html')]) {
+    write(join(folder, generated), page('Index', 'Index'));
+  }
+  const base = 'https://acme.test/quill/';
+  const args = [folder, '--server', server.url, '--key', 'ak_test_all', '--org', 'acme', '--source', 'docs', '--base-url', base];
+
+  const planned = await runIngest([...args, '--dry-run']);
+  assert.equal(planned.code, 0, planned.stderr);
+  assert.equal(planned.json.created, 4, 'index, two library pages and the what’s new page; generated pages skipped');
+  const everything = await runIngest([...args, '--dry-run', '--include-generated']);
+  assert.equal(everything.json.created, 10, '--include-generated takes them too');
+
+  const chosen = await runIngest([...args, '--include', 'library/**', '--include', 'index.html,whatsnew/', '--exclude', 'zipcrate*']);
+  assert.equal(chosen.code, 0, chosen.stderr);
+  const pages = byUrl((await listPages('docs')).filter((page) => page.url.startsWith(base)));
+  assert.deepEqual([...pages.keys()].sort(), [`${base}index.html`, `${base}library/zipquill.html`, `${base}whatsnew/3.2.html`]);
+  assert.equal(pages.get(`${base}library/zipquill.html`).title, 'zipquill — Quill archives');
+  assert.equal(pages.get(`${base}index.html`).title, 'Quillkit documentation', 'the site name every title shares is taken off');
+});
+
 test('a page written through the API without ingest is adopted once, then left unchanged', async () => {
   const folder = join(scratch, 'adopt');
   write(join(folder, 'faq.md'), '# FAQ\n\nQuestions and answers.');

@@ -1,0 +1,117 @@
+/**
+ * Markdown as the server reads it, one function per rule: inline syntax to plain text
+ * (code and `__name__` kept as written, code fences untouched), the title of a markdown
+ * page (fixtures, `ingest` and the pages API agree, a `# ` inside a code fence is no title),
+ * the folder-to-url rule (`guide/index.md` → `…/guide/` everywhere), and titles cleaned of
+ * the site name.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { markdownTitle, plainInline } from '../../server/content/markdown.js';
+import { urlOfFile } from '../../server/content/paths.js';
+import { decodeTitleEntities, sharedTitleSuffix, withoutSiteName } from '../../server/content/title.js';
+import { readFolder } from '../../server/ingest/documents.js';
+import { splitSections } from '../../server/search/sections.js';
+import { readFolderPages } from '../../server/store/fixture.js';
+import { baseFixture, startTestServer, type TestServer } from './harness.js';
+
+test('inline syntax: emphasis, links and code go, identifiers and code stay as written', () => {
+  const cases: [string, string][] = [
+    ['Call `__init__` and `**kwargs` here', 'Call __init__ and **kwargs here'],
+    ['Override __init__ and __slots__ in Python', 'Override __init__ and __slots__ in Python'],
+    ['**bold**, *em*, __strong words__ and ~~gone~~ text', 'bold, em, strong words and gone text'],
+    ['snake_case_name, 2 * 3 * 4 and a_b_c stay', 'snake_case_name, 2 * 3 * 4 and a_b_c stay'],
+    ['See [the guide](https://acme.test/a_(b)) and ![logo](x.png)', 'See the guide and logo'],
+    ['A [reference][ref] link', 'A reference link'],
+    ['Escaped \\*stars\\* and \\_under\\_ and \\`ticks\\`', 'Escaped *stars* and _under_ and `ticks`'],
+    ['`` code with ` inside ``', ' code with ` inside '],
+    ['A lone ` backtick and [bracket', 'A lone ` backtick and [bracket'],
+  ];
+  for (const [markdown, plain] of cases) assert.equal(plainInline(markdown), plain, markdown);
+});
+
+test('code fences are not read as markdown: their text is kept byte for byte', () => {
+  const page = '# Hooks\n\n```python\nclass A:\n    def __init__(self, *args, **kwargs):\n        self.__dict__ = [x](y)\n```\n\nThen `__enter__`.';
+  const [intro] = splitSections(page, 'Hooks');
+  assert.match(intro!.text, /def __init__\(self, \*args, \*\*kwargs\):\n {8}self\.__dict__ = \[x\]\(y\)/);
+  assert.match(intro!.text, /Then __enter__\./);
+});
+
+test('the title of a markdown page: the first `# ` heading outside code fences and front matter', () => {
+  assert.equal(markdownTitle('```sh\n# not a title\n```\n\n# Install `assist`\n'), 'Install assist');
+  assert.equal(markdownTitle('---\ntitle: meta\n---\n## Second\n# First level {#custom}\n'), 'First level');
+  assert.equal(markdownTitle('~~~\n# in tildes\n~~~\nNo heading'), undefined);
+  assert.equal(markdownTitle('# Closing hashes ##'), 'Closing hashes');
+});
+
+test('the folder-to-url rule: .md dropped, index.md is its folder, .html kept', () => {
+  const base = 'https://acme.test/docs/';
+  assert.equal(urlOfFile(base, join('guide', 'index.md')), 'https://acme.test/docs/guide/');
+  assert.equal(urlOfFile(base, 'index.md'), 'https://acme.test/docs/');
+  assert.equal(urlOfFile(base, join('guide', 'install.md')), 'https://acme.test/docs/guide/install');
+  assert.equal(urlOfFile(base, join('api', 'a b.html')), 'https://acme.test/docs/api/a%20b.html');
+});
+
+test('titles: entities decoded, the site name around the heading taken off, a shared ending found', () => {
+  assert.equal(decodeTitleEntities('json &#8212; JSON &amp; <b> co'), 'json — JSON & <b> co');
+  assert.equal(withoutSiteName('json — JSON encoder — Python 3.11.2 documentation', 'json — JSON encoder'), 'json — JSON encoder');
+  assert.equal(withoutSiteName('Rotate keys | Acme Docs', 'Rotate keys'), 'Rotate keys');
+  assert.equal(withoutSiteName('PostgreSQL: Documentation: 15: 21.1. The pg_hba.conf File', '21.1. The pg_hba.conf File'), '21.1. The pg_hba.conf File');
+  assert.equal(withoutSiteName('Rotate keys faster', 'Rotate keys'), 'Rotate keys faster', 'no separator: not a site name');
+  assert.equal(withoutSiteName('Install - My Site', undefined), 'Install - My Site', 'without a heading nothing is guessed');
+  const titles = ['json — Python 3.11 documentation', 'os — Python 3.11 documentation', 'Glossary — Python 3.11 documentation', 'Odd one'];
+  assert.equal(sharedTitleSuffix(titles), ' — Python 3.11 documentation');
+  assert.equal(sharedTitleSuffix(['A - B', 'C - D', 'E - F']), undefined, 'different endings are no site name');
+});
+
+let scratch: string;
+let server: TestServer;
+before(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'assist-reader-'));
+  server = await startTestServer({ fixture: baseFixture() });
+});
+after(async () => {
+  await server?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+test('fixtures, ingest and the pages API give a markdown page the same title and url', async () => {
+  const folder = join(scratch, 'site');
+  mkdirSync(join(folder, 'guide'), { recursive: true });
+  const markdown = '```sh\n# not a title\n```\n\n# Install the *zebracorn*\n\nRun it.';
+  writeFileSync(join(folder, 'guide', 'index.md'), markdown);
+  const base = 'https://acme.test/handbook/';
+
+  const [fixturePage] = readFolderPages({ folder, baseUrl: base });
+  const [ingested] = await readFolder(folder, base);
+  const created = await server.request('POST', '/api/v1/acme/sources/docs/pages', {
+    token: 'ak_test_all',
+    body: { url: 'https://acme.test/handbook/guide/', content: markdown },
+  });
+  assert.equal(created.status, 201, created.text);
+
+  assert.deepEqual([fixturePage!.url, fixturePage!.title], ['https://acme.test/handbook/guide/', 'Install the zebracorn']);
+  assert.deepEqual([(ingested as { url: string }).url, (ingested as { title: string }).title], ['https://acme.test/handbook/guide/', 'Install the zebracorn']);
+  assert.equal(created.json.title, 'Install the zebracorn');
+});
+
+test('an HTML page written without a language takes its <html lang>; a raw crawler title is cleaned', async () => {
+  const html =
+    '<html lang="de"><head><title>Proxy &#8212; Zebracorn Handbuch</title></head><body><nav>Menü</nav>' +
+    '<main><h1 id="proxy">Proxy</h1><p>Den Proxy setzen.</p></main></body></html>';
+  const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', {
+    token: 'ak_test_all',
+    body: { url: 'https://acme.test/de/proxy.html', format: 'html', content: html, title: 'Proxy &#8212; Zebracorn Handbuch' },
+  });
+  assert.equal(response.status, 201, response.text);
+  assert.equal(response.json.language, 'de');
+  assert.equal(response.json.title, 'Proxy');
+  const patched = await server.request('PATCH', `/api/v1/acme/sources/docs/pages/${response.json.id}`, {
+    token: 'ak_test_all',
+    body: { title: 'Proxy &amp; Firewall' },
+  });
+  assert.equal(patched.json.title, 'Proxy & Firewall');
+});
