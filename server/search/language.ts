@@ -112,20 +112,32 @@ const WORD_OF_TWO = /[\p{L}\p{M}\p{N}]{2}/u;
  * version numbers are not identifiers.
  */
 export function identifierWords(text: string, into: Map<string, number> = new Map()): Map<string, number> {
+  // A page repeats its identifiers: each distinct run is looked at once.
+  const seen = new Map<string, string[]>();
   for (const [run] of text.toLowerCase().matchAll(IDENTIFIER_RUN)) {
-    const identifier = asIdentifier(run);
-    if (!identifier) continue;
-    const add = (word: string) => into.set(word, (into.get(word) ?? 0) + 1);
-    add(identifier);
-    const parts = identifier.split('.');
-    for (let index = 1; index < parts.length; index++) {
-      const rest = asIdentifier(parts.slice(index).join('.'));
-      if (rest) add(rest);
+    let identifiers = seen.get(run);
+    if (!identifiers) {
+      identifiers = identifiersOfRun(run);
+      seen.set(run, identifiers);
     }
-    const bare = identifier.replace(/^-+/, '');
-    if (bare !== identifier && asIdentifier(bare) === bare) add(bare);
+    for (const identifier of identifiers) into.set(identifier, (into.get(identifier) ?? 0) + 1);
   }
   return into;
+}
+
+/** The identifier a run stands for, what it ends in after each full stop, and an option without its dashes. */
+function identifiersOfRun(run: string): string[] {
+  const identifier = asIdentifier(run);
+  if (!identifier) return [];
+  const identifiers = [identifier];
+  const parts = identifier.split('.');
+  for (let index = 1; index < parts.length; index++) {
+    const rest = asIdentifier(parts.slice(index).join('.'));
+    if (rest) identifiers.push(rest);
+  }
+  const bare = identifier.replace(/^-+/, '');
+  if (bare !== identifier && asIdentifier(bare) === bare) identifiers.push(bare);
+  return identifiers;
 }
 
 /**
@@ -134,6 +146,8 @@ export function identifierWords(text: string, into: Map<string, number> = new Ma
  * a joiner inside or an underscore at either end, and a part of two word characters.
  */
 export function asIdentifier(run: string): string | undefined {
+  // Most runs are plain words. Longer runs are no identifier whatever their ends (and trimming them would cost more).
+  if (!IDENTIFIER_JOINER.test(run) || run.length > 2 * MAX_IDENTIFIER_CHARS) return undefined;
   let identifier = run.replace(/[.-]+$/, '').replace(/^\.+/, '');
   if (/^-{3,}/.test(identifier)) identifier = identifier.replace(/^-+/, '');
   if (identifier.length < 3 || identifier.length > MAX_IDENTIFIER_CHARS) return undefined;

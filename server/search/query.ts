@@ -46,10 +46,10 @@ export function parseQuery(query: string): QueryChunk[] {
   // A space after the last word says it is complete; otherwise the visitor may still be typing it.
   const lastIsComplete = /\s$/.test(input);
   const pieces = input.toLowerCase().split(/\s+/).filter((piece) => HAS_WORD_CHARACTER.test(piece));
-  // to_tsquery would make every part of `shared_b:*` a prefix (and `b:*` matches half the
-  // index): a last word joined by `_` or `-` (which the parser splits anyway) becomes its
-  // parts, only the last of them a prefix. `.` stays: `postgresql.conf` is one token.
-  // An identifier (`shared_b`) is a prefix of identifiers as written, and stays whole.
+  // An identifier being typed (`shared_b`) stays whole: it begins identifiers as written.
+  // Another last word joined by `_` or `-` (`x_y`) becomes its parts, only the last of them
+  // a prefix: to_tsquery would make every part of `x_y:*` a prefix, and `x:*` matches half
+  // the index.
   const last = pieces.at(-1);
   if (last && !lastIsComplete && !identifierIn(last) && PREFIXABLE.test(last) && /[_-]/.test(last)) {
     pieces.splice(-1, 1, ...last.split(/[_-]+/).filter((part) => HAS_WORD_CHARACTER.test(part)));

@@ -140,14 +140,14 @@ BEGIN
   END IF;
 
   WITH variant AS (
-    SELECT grp, word, kind, false AS corrected FROM unnest(p_words, p_kinds) WITH ORDINALITY AS chunk(word, kind, grp)
+    SELECT grp, word, kind, false AS corrected, false AS completion FROM unnest(p_words, p_kinds) WITH ORDINALITY AS chunk(word, kind, grp)
     UNION ALL
-    SELECT grp, word, 'plain', true FROM unnest(v_correction_groups, v_corrections) AS correction(grp, word)
+    SELECT grp, word, 'plain', true, false FROM unnest(v_correction_groups, v_corrections) AS correction(grp, word)
     UNION ALL
     -- A word being typed also matches the commonest words of the pages it begins, through
     -- their stems: the stem of what is typed so far may not begin theirs ("oxidi" stems to
     -- "oxidi", "oxidize" to "oxid").
-    SELECT chunk.grp, completion.word, 'plain', false
+    SELECT chunk.grp, completion.word, 'plain', false, true
       FROM unnest(p_words, p_kinds) WITH ORDINALITY AS chunk(word, kind, grp)
      CROSS JOIN LATERAL (
        SELECT word FROM search_vocabulary
@@ -171,7 +171,7 @@ BEGIN
       FROM stemming
   ),
   stemmed AS MATERIALIZED (
-    SELECT grp, word, CASE WHEN literal AND kind = 'identifier-prefix' THEN 'prefix' ELSE kind END AS kind, corrected,
+    SELECT grp, config, word, CASE WHEN literal AND kind = 'identifier-prefix' THEN 'prefix' ELSE kind END AS kind, corrected, completion,
            CASE
              WHEN literal AND kind = 'identifier-prefix' THEN (search_quoted(word) || ':*')::tsquery
              WHEN literal THEN search_quoted(word)::tsquery
@@ -183,24 +183,35 @@ BEGIN
            CASE WHEN as_typed OR literal THEN ARRAY[word] ELSE stems END AS lexemes
       FROM typing
   ),
+  -- A completion counts only where the beginning typed does not already match its stems:
+  -- each further variant of a word dilutes its rank (ts_rank averages over a query's lexemes).
+  needed AS (
+    SELECT * FROM stemmed
+     WHERE NOT completion OR EXISTS (
+       SELECT FROM unnest(stemmed.lexemes) AS stem(lexeme)
+        WHERE NOT EXISTS (
+          SELECT FROM stemmed typed, unnest(typed.lexemes) AS beginning(lexeme)
+           WHERE typed.grp = stemmed.grp AND typed.config = stemmed.config AND typed.kind = 'prefix' AND NOT typed.completion
+             AND starts_with(stem.lexeme, beginning.lexeme)))
+  ),
   -- Pages holding the word: the fewest of any of its stems (a stem missing counts none),
   -- for a prefix the sum over the stems it begins.
   measured AS (
-    SELECT stemmed.*,
+    SELECT needed.*,
            CASE
              WHEN kind = 'prefix' THEN
-               (SELECT min(frequency.pages) FROM unnest(stemmed.lexemes) AS stem(lexeme)
+               (SELECT min(frequency.pages) FROM unnest(needed.lexemes) AS stem(lexeme)
                   CROSS JOIN LATERAL (
                     SELECT coalesce(sum(pages), 0) AS pages FROM search_lexemes
                      WHERE organisation_id = p_organisation AND lexeme >= stem.lexeme AND lexeme <= stem.lexeme || chr(1114111)
                   ) AS frequency)
-             WHEN cardinality(stemmed.lexemes) = 1 THEN
-               coalesce((SELECT pages FROM search_lexemes WHERE organisation_id = p_organisation AND lexeme = stemmed.lexemes[1]), 0)
+             WHEN cardinality(needed.lexemes) = 1 THEN
+               coalesce((SELECT pages FROM search_lexemes WHERE organisation_id = p_organisation AND lexeme = needed.lexemes[1]), 0)
              ELSE
-               (SELECT min(coalesce(frequency.pages, 0)) FROM unnest(stemmed.lexemes) AS stem(lexeme)
+               (SELECT min(coalesce(frequency.pages, 0)) FROM unnest(needed.lexemes) AS stem(lexeme)
                   LEFT JOIN search_lexemes frequency ON frequency.organisation_id = p_organisation AND frequency.lexeme = stem.lexeme)
            END AS pages
-      FROM stemmed
+      FROM needed
   ),
   grouped AS (
     SELECT grp, search_any(query) AS query, least(coalesce(max(pages), 0), v_total)::integer AS pages,
