@@ -2,6 +2,7 @@ import { LIMITS } from '../../wire/contract.js';
 import { respondWithAnswer } from '../answer/respond.js';
 import { authoriseWidget } from '../http/auth.js';
 import { readJson } from '../http/body.js';
+import { withAnswerCapacity } from '../http/answer-capacity.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
@@ -20,18 +21,20 @@ export const summarizeRoutes: Route[] = [
         permission: 'summarize',
         type: 'search',
       });
-      enforceRateLimit(app, req, widget);
+      await enforceRateLimit(app, req, widget);
       const body = await readJson(req, LIMITS.body);
-      return respondWithAnswer({
-        app,
-        res,
-        signal,
-        organisation,
-        widget,
-        sessionId: sessionIdFrom(body),
-        stream: wantsEventStream(req.headers.accept),
-        question: questionField(body, 'query'),
-      });
+      return withAnswerCapacity(app, req, (answerApp) =>
+        respondWithAnswer({
+          app: answerApp,
+          res,
+          signal,
+          organisation,
+          widget,
+          sessionId: sessionIdFrom(body),
+          stream: wantsEventStream(req.headers.accept),
+          question: questionField(body, 'query'),
+        }),
+      );
     },
   },
 ];

@@ -5,6 +5,7 @@
  * the search route), clicks from `analytics_events`, answers from `answers`.
  */
 import { badRequest } from '../http/errors.js';
+import { storableTime } from '../http/validate.js';
 import type { Queryable } from './db.js';
 import type { WidgetScope } from './conversations.js';
 
@@ -46,9 +47,10 @@ export function parsePeriod(params: URLSearchParams, now: Date = new Date()): An
   const read = (name: 'from' | 'to'): Date | undefined => {
     const value = params.get(name);
     if (value === null || value === '') return undefined;
-    const time = Date.parse(value);
-    if (value.length > 64 || Number.isNaN(time)) throw badRequest(`\`${name}\` must be an ISO 8601 date or time.`);
-    return new Date(name === 'to' && DATE_ONLY.test(value) ? time + DAY_MS : time);
+    const parsed = Date.parse(value);
+    const time = name === 'to' && DATE_ONLY.test(value) ? parsed + DAY_MS : parsed;
+    if (value.length > 64 || !storableTime(time)) throw badRequest(`\`${name}\` must be an ISO 8601 date or time from the year 1 to 9999.`);
+    return new Date(time);
   };
   const to = read('to') ?? now;
   const from = read('from') ?? new Date(to.getTime() - 30 * DAY_MS);

@@ -5,6 +5,7 @@
  * validated strictly: anything unknown or ill-typed is refused (400) rather than stored.
  */
 import { badRequest } from '../http/errors.js';
+import { storableTime } from '../http/validate.js';
 import type { Queryable } from './db.js';
 import { SESSION_ID_PATTERN } from './sessions.js';
 import type { WidgetScope } from './conversations.js';
@@ -57,15 +58,35 @@ export function parseEventsBody(body: Record<string, unknown>): { sessionId: str
       throw badRequest(`\`${at}.queryId\` must be a query id from a search response.`);
     }
     const ts = event.ts ?? null;
-    if (ts !== null && (typeof ts !== 'string' || ts.length > 64 || Number.isNaN(Date.parse(ts)))) {
-      throw badRequest(`\`${at}.ts\` must be an ISO 8601 time.`);
+    if (ts !== null && (typeof ts !== 'string' || ts.length > 64 || !storableTime(Date.parse(ts)))) {
+      throw badRequest(`\`${at}.ts\` must be an ISO 8601 time from the year 1 to 9999.`);
     }
     return { name: 'click', url: props.url, rank: rank as number | null, source: source as string | null, queryId: queryId as string | null, clientTime: ts ? new Date(ts).toISOString() : null };
   });
   return { sessionId, events };
 }
 
-export async function recordEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<void> {
+/**
+ * Stores the events the organisation's daily cap (`events_per_day`, per UTC day) still has
+ * room for and drops the rest. Every request adds its events to the day's `offered` count in
+ * one upsert, which serialises concurrent requests on every server process: each gets its own
+ * range of the count, so exactly the first `events_per_day` of the day are stored.
+ */
+export async function recordEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<{ stored: number; dropped: number; firstDrop: boolean }> {
+  const [day] = await db.query<{ offered: number | string; cap: number }>(
+    `INSERT INTO organisation_event_days (organisation_id, day, offered) VALUES ($1, (now() AT TIME ZONE 'UTC')::date, $2)
+     ON CONFLICT (organisation_id, day) DO UPDATE SET offered = organisation_event_days.offered + EXCLUDED.offered
+     RETURNING offered, (SELECT events_per_day FROM organisations WHERE id = $1) AS cap`,
+    [scope.organisationId, events.length],
+  );
+  const before = Number(day!.offered) - events.length;
+  const stored = Math.max(0, Math.min(events.length, day!.cap - before));
+  const dropped = events.length - stored;
+  if (stored > 0) await insertEvents(db, scope, sessionId, events.slice(0, stored));
+  return { stored, dropped, firstDrop: dropped > 0 && before <= day!.cap };
+}
+
+async function insertEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<void> {
   const values: unknown[] = [];
   const rows = events.map((event) => {
     values.push(scope.organisationId, scope.widgetId, sessionId, event.queryId, event.name, event.url, event.rank, event.source, event.clientTime);
