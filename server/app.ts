@@ -43,7 +43,7 @@ export function createApp(options: AppOptions, extraRoutes: Route[] = []): { ser
       sendError(res, error);
     });
   });
-  applyConnectionLimits(server, options.limits, options.log);
+  applyConnectionLimits(server, options.limits, (line) => context.log(line));
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   return { server, context };
 }

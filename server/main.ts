@@ -88,25 +88,33 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
 export async function runServer(argv: string[]): Promise<void> {
   const options = serverOptions(parseFlags(argv).flags);
   if (!options.databaseUrl) optimiseEmbeddedDatabase();
-  const running = await startServer(options);
-  process.stdout.write(`listening on ${running.url}\n`);
   // Ctrl+C on `npm start` delivers SIGINT more than once (the terminal signals every process
   // of the group, and npm and scripts/start.mjs pass it on): the first one closes the
-  // database and exits, the others must not interrupt that close.
+  // database and exits, the others must not interrupt that close. A signal during the start
+  // waits for the start to finish, so the database is never left half open.
+  let running: RunningServer | undefined;
   let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    running.close().then(
+  const close = (server: RunningServer) =>
+    server.close().then(
       () => process.exit(0),
       (error) => {
         console.error(`assist-server: could not close cleanly: ${(error as Error)?.message ?? error}`);
         process.exit(1);
       },
     );
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    if (running) void close(running);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  running = await startServer(options);
+  if (stopping) {
+    await close(running);
+    return;
+  }
+  process.stdout.write(`listening on ${running.url}\n`);
 }
 
 /** What the demo's first start prints: the token, once, and where to read how to use it. */

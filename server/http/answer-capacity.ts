@@ -24,7 +24,7 @@ export const ANSWER_SLOT_RETRY_SECONDS = 5;
  * while leaving the next place in line to others; PostgreSQL's pool has 10 connections, and
  * the lane leaves half of them to other requests.
  */
-export const ANSWER_DB_CONCURRENCY = { pglite: 2, postgres: 5 } as const;
+export const ANSWER_DB_CONCURRENCY = { pglite: 1, postgres: 5 } as const;
 
 /** Runs work with at most `limit` at once, in arrival order. */
 export class Gate {

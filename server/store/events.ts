@@ -68,22 +68,27 @@ export function parseEventsBody(body: Record<string, unknown>): { sessionId: str
 
 /**
  * Stores the events the organisation's daily cap (`events_per_day`, per UTC day) still has
- * room for and drops the rest. Every request adds its events to the day's `offered` count in
- * one upsert, which serialises concurrent requests on every server process: each gets its own
- * range of the count, so exactly the first `events_per_day` of the day are stored.
+ * room for and drops the rest, counting both. The day's row is updated by one upsert, which
+ * serialises concurrent requests on every server process: each request reads back how many
+ * of its own events fit (`last_stored`), so never more than the cap are stored, and a cap
+ * raised during the day makes room at once.
  */
 export async function recordEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<{ stored: number; dropped: number; firstDrop: boolean }> {
-  const [day] = await db.query<{ offered: number | string; cap: number }>(
-    `INSERT INTO organisation_event_days (organisation_id, day, offered) VALUES ($1, (now() AT TIME ZONE 'UTC')::date, $2)
-     ON CONFLICT (organisation_id, day) DO UPDATE SET offered = organisation_event_days.offered + EXCLUDED.offered
-     RETURNING offered, (SELECT events_per_day FROM organisations WHERE id = $1) AS cap`,
+  const [day] = await db.query<{ last_stored: number; dropped: number | string }>(
+    `WITH organisation AS (SELECT events_per_day AS cap FROM organisations WHERE id = $1)
+     INSERT INTO organisation_event_days AS d (organisation_id, day, stored, dropped, last_stored)
+     SELECT $1, (now() AT TIME ZONE 'UTC')::date, LEAST($2, cap), $2 - LEAST($2, cap), LEAST($2, cap) FROM organisation
+     ON CONFLICT (organisation_id, day) DO UPDATE SET
+       last_stored = LEAST($2, GREATEST((SELECT cap FROM organisation) - d.stored, 0)),
+       stored = d.stored + LEAST($2, GREATEST((SELECT cap FROM organisation) - d.stored, 0)),
+       dropped = d.dropped + $2 - LEAST($2, GREATEST((SELECT cap FROM organisation) - d.stored, 0))
+     RETURNING last_stored, dropped`,
     [scope.organisationId, events.length],
   );
-  const before = Number(day!.offered) - events.length;
-  const stored = Math.max(0, Math.min(events.length, day!.cap - before));
+  const stored = day!.last_stored;
   const dropped = events.length - stored;
   if (stored > 0) await insertEvents(db, scope, sessionId, events.slice(0, stored));
-  return { stored, dropped, firstDrop: dropped > 0 && before <= day!.cap };
+  return { stored, dropped, firstDrop: dropped > 0 && Number(day!.dropped) === dropped };
 }
 
 async function insertEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<void> {

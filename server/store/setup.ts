@@ -341,12 +341,11 @@ export async function listEverything(db: Queryable, organisationId?: string) {
       [organisation.id],
     );
     // Today's (UTC) events: stored up to the cap, the rest dropped.
-    const [today] = await db.query<{ offered: number | string }>(
-      `SELECT offered FROM organisation_event_days WHERE organisation_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`,
+    const [today] = await db.query<{ stored: number | string; dropped: number | string }>(
+      `SELECT stored, dropped FROM organisation_event_days WHERE organisation_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`,
       [organisation.id],
     );
-    const offered = Number(today?.offered ?? 0);
-    const eventsToday = { stored: Math.min(offered, organisation.eventsPerDay), dropped: Math.max(0, offered - organisation.eventsPerDay) };
+    const eventsToday = { stored: Number(today?.stored ?? 0), dropped: Number(today?.dropped ?? 0) };
     result.push({ ...organisation, eventsToday, sources, widgets, apiKeys });
   }
   return { organisations: result };

@@ -12,11 +12,14 @@ CREATE TABLE rate_limit_windows (
 -- How many analytics events an organisation may store per day (UTC); beyond it they are dropped.
 ALTER TABLE organisations ADD COLUMN events_per_day integer NOT NULL DEFAULT 100000 CHECK (events_per_day >= 0);
 
--- Events offered per organisation and day: the first `events_per_day` were stored, the rest dropped.
+-- Events per organisation and day (UTC): how many were stored and dropped, and how many the
+-- latest request stored (read back by that request in the same statement).
 CREATE TABLE organisation_event_days (
   organisation_id text NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
   day date NOT NULL,
-  offered bigint NOT NULL,
+  stored bigint NOT NULL,
+  dropped bigint NOT NULL,
+  last_stored integer NOT NULL,
   PRIMARY KEY (organisation_id, day)
 );
 
