@@ -11,13 +11,16 @@ import { HttpError, errorBody, sendError } from './http/errors.js';
 import { Router, type Reply, type Route } from './http/router.js';
 import { routes } from './routes/index.js';
 import { serveStatic } from './routes/static.js';
+import type { ServerLimits } from './options.js';
 
 export interface AppOptions {
   db: Db;
-  /** Bearer token of the admin API; without it the admin API is off. */
+  /** Bearer token of the admin API; without it (and without one the server made, see admin-token.ts) the admin API is off. */
   adminToken?: string;
   /** Chat and summarize requests per minute per widget and client address; 0 is no limit. */
   rateLimit: number;
+  /** Every other limit and timeout (options.ts says what each is). */
+  limits: ServerLimits;
   /** Where the built widget scripts are (`dist/widget/v1`). */
   widgetDir: string;
   /** Where the demo pages are. */
@@ -34,18 +37,46 @@ export interface AppContext extends AppOptions {
 export function createApp(options: AppOptions, extraRoutes: Route[] = []): { server: Server; context: AppContext } {
   const router = new Router([...routes, ...extraRoutes]);
   const context: AppContext = { ...options, router, services: new Map() };
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: checkingInterval(options.limits) }, (req, res) => {
     handle(context, req, res).catch((error) => {
       context.log(`unexpected error: ${(error as Error)?.stack ?? error}`);
       sendError(res, error);
     });
   });
-  // Slow clients cannot hold a connection open forever: headers within 15 s, the whole request within 60 s.
-  server.headersTimeout = 15_000;
-  server.requestTimeout = 60_000;
-  server.keepAliveTimeout = 5_000;
+  applyConnectionLimits(server, options.limits, (line) => context.log(line));
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   return { server, context };
+}
+
+/** How often Node checks for requests over `headersTimeout` and `requestTimeout` (its own default, 30 s, would add up to that much to both). */
+const checkingInterval = (limits: ServerLimits) => Math.max(50, Math.min(5_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 3)));
+
+/**
+ * Nobody can hold a connection without using it: the headers must arrive within
+ * `headersTimeoutMs`, the whole request within `requestTimeoutMs`, an idle keep-alive
+ * connection ends after `keepAliveTimeoutMs`, and any connection that sends and receives
+ * nothing for `idleTimeoutMs` (one that never sends a byte, or stops after one) is closed.
+ * Open streams stay alive by their heartbeat comments. Beyond `maxConnections` open
+ * connections, new ones are closed as they arrive, and the log says so once a minute.
+ */
+function applyConnectionLimits(server: Server, limits: ServerLimits, log: (line: string) => void): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.timeout = limits.idleTimeoutMs;
+  if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
+  let dropped = 0;
+  let lastReport = 0;
+  server.on('drop', () => {
+    dropped++;
+    const now = Date.now();
+    if (now - lastReport < 60_000) return;
+    log(
+      `connection limit reached: ${limits.maxConnections} connections are open, so new ones are closed as they arrive ` +
+        `(${dropped} so far; raise --max-connections if this is real traffic)`,
+    );
+    lastReport = now;
+  });
 }
 
 /**

@@ -14,8 +14,7 @@
  *   assist-server org create --id acme --name Acme --credits 100 --plan pro
  *   assist-server widget create --org acme --id help --type chatbot --sources docs --websites example.com
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HttpError } from './http/errors.js';
 import type { Body } from './http/validate.js';
@@ -25,6 +24,7 @@ import { parseFlags, serverOptions, UsageError } from './options.js';
 import { openDb, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
+import { DataDirectoryInUse, lockDataDirectory, type DataDirectoryLock } from './store/lock.js';
 import {
   createApiKey,
   createOrganisation,
@@ -110,7 +110,7 @@ const flag = (name: string, kind: FlagKind, value: string | undefined, help: str
 const DATABASE_FLAGS: FlagSpec[] = [
   flag('data', 'text', 'DIR', 'directory of the embedded database (ASSIST_DATA; default ./.assist-data)'),
   flag('database-url', 'text', 'URL', 'a PostgreSQL URL, used instead of the embedded database (DATABASE_URL)'),
-  flag('force', 'switch', undefined, 'open the embedded database even though it looks open in another process'),
+  flag('force', 'switch', undefined, 'open the embedded database even though another process holds it'),
 ];
 
 const START_FLAGS: FlagSpec[] = [
@@ -119,8 +119,21 @@ const START_FLAGS: FlagSpec[] = [
   DATABASE_FLAGS[0]!,
   DATABASE_FLAGS[1]!,
   flag('fixture', 'text', 'FILE', 'fixture applied at start, idempotently; `none` for none (ASSIST_FIXTURE; default the demo fixture)'),
-  flag('admin-token', 'text', 'TOKEN', 'bearer token of the admin API (ASSIST_ADMIN_TOKEN; default none: admin API off)'),
+  flag(
+    'admin-token-file',
+    'text',
+    'FILE',
+    'a file holding the bearer token of the admin API; never give the token itself on the command line (ASSIST_ADMIN_TOKEN_FILE, ' +
+      'or the token in ASSIST_ADMIN_TOKEN; default none: the demo makes one on its first start, otherwise the admin API is off)',
+  ),
   flag('rate-limit', 'text', 'N', 'chat and summarize requests per minute per widget and client address; 0 is off (ASSIST_RATE_LIMIT; default 30)'),
+  flag('search-rate-limit', 'text', 'N', 'search requests per minute per widget and client address; 0 is off (ASSIST_SEARCH_RATE_LIMIT; default 120)'),
+  flag('events-rate-limit', 'text', 'N', 'events requests per minute per widget and client address; 0 is off (ASSIST_EVENTS_RATE_LIMIT; default 120)'),
+  flag('trust-proxy', 'text', 'N', 'how many proxies in front append to X-Forwarded-For; the client address is taken from it (ASSIST_TRUST_PROXY; default 0: the socket\'s)'),
+  flag('max-connections', 'text', 'N', 'open connections at once; 0 is no limit (ASSIST_MAX_CONNECTIONS; default 1000)'),
+  flag('max-streams', 'text', 'N', 'chat and summarize answers in progress at once; 0 is no limit (ASSIST_MAX_STREAMS; default 1000)'),
+  flag('max-streams-per-client', 'text', 'N', 'answers in progress at once per client address; 0 is no limit (ASSIST_MAX_STREAMS_PER_CLIENT; default 8)'),
+  flag('idle-timeout', 'text', 'SECONDS', 'close a connection that sends and receives nothing this long (ASSIST_IDLE_TIMEOUT; default 30)'),
 ];
 
 /** Flags shared by several commands. */
@@ -489,30 +502,33 @@ function convert(spec: FlagSpec, raw: string): unknown {
 
 /**
  * Opens the database the flags name (as `start` would), applies migrations, runs `work`
- * and closes it. An embedded database must not be opened by two processes at once; PGlite
- * keeps `postmaster.pid` in its directory while open, so its presence means a running
- * server (or one that crashed), and the command refuses unless given --force.
+ * and closes it. An embedded database must not be opened by two processes at once: the
+ * command holds the directory's lock (store/lock.ts) as a server does, and refuses while a
+ * running server or command holds it, unless given --force.
  */
 async function withDatabase<T>(context: CommandContext, work: (db: Db) => Promise<T>): Promise<T> {
   const { env } = context.io;
   const databaseFlags = Object.fromEntries(Object.entries(context.flags).filter(([name]) => name === 'data' || name === 'database-url'));
   const options = serverOptions(databaseFlags, { ASSIST_DATA: env.ASSIST_DATA, DATABASE_URL: env.DATABASE_URL });
+  let lock: DataDirectoryLock | undefined;
   if (!options.databaseUrl) {
     if (options.dataDir === 'memory') {
       throw new UsageError('--data memory would keep nothing after the command ends; give the directory of the server\'s database or --database-url.');
     }
-    if (existsSync(join(options.dataDir, 'postmaster.pid')) && !context.values.force) {
-      throw new UsageError(
-        `the database in ${options.dataDir} looks open in another process (a running server?). ` +
-          'Two processes must not open it at once: stop the server first, or use the running server\'s admin API ' +
-          '(/api/v1/admin/..., start it with --admin-token). If no server uses it (one crashed), add --force.',
-      );
+    if (!context.values.force) {
+      try {
+        lock = lockDataDirectory(options.dataDir);
+      } catch (error) {
+        if (error instanceof DataDirectoryInUse) throw new UsageError(`${error.message} (--force opens it all the same.)`);
+        throw error;
+      }
     }
   }
   let db: Db;
   try {
     db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   } catch (error) {
+    lock?.release();
     throw new Error(`cannot open the database: ${(error as Error).message}`);
   }
   try {
@@ -520,6 +536,7 @@ async function withDatabase<T>(context: CommandContext, work: (db: Db) => Promis
     return await work(db);
   } finally {
     await db.close().catch(() => {});
+    lock?.release();
   }
 }
 
@@ -540,12 +557,14 @@ function flagTable(specs: FlagSpec[]): string {
   return specs.map((spec) => `    ${flagUsage(spec).replace(/^\[|\]$/g, '').padEnd(width)}${spec.help}${spec.required ? ' (required)' : ''}\n`).join('');
 }
 
-const DATABASE_NOTE = `The embedded database (PGlite) must not be opened by two processes at once. Stop the
-server before running these commands on its --data directory, or, while it runs, use its
-admin API instead: start it with --admin-token TOKEN and call /api/v1/admin/... with
-"Authorization: Bearer TOKEN" (documented in /api/v1/openapi.json). On PostgreSQL
-(--database-url) the commands and running servers share the database safely, and a
-change shows at once.
+const DATABASE_NOTE = `The embedded database (PGlite) must not be opened by two processes at once; a server or
+command holds its --data directory (the file assist.lock there) and the others refuse it.
+Stop the server before running these commands on its directory, or, while it runs, use its
+admin API instead: call /api/v1/admin/... with
+"Authorization: Bearer TOKEN", the token from --admin-token-file or ASSIST_ADMIN_TOKEN, or
+the one the demo printed on its first start (documented in /api/v1/openapi.json). On
+PostgreSQL (--database-url) the commands and running servers share the database safely,
+and a change shows at once.
 `;
 
 export function commandUsage(command: Command): string {

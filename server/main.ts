@@ -11,7 +11,9 @@ import { openDb, optimiseEmbeddedDatabase, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
 import { startConversationPurge } from './store/conversations.js';
-import { parseFlags, projectRoot, serverOptions, UsageError, type ServerOptions } from './options.js';
+import { createFirstAdminToken } from './store/admin-tokens.js';
+import { lockDataDirectory } from './store/lock.js';
+import { DEFAULT_FIXTURE, LIMIT_DEFAULTS, parseFlags, projectRoot, serverOptions, UsageError, type ServerOptions } from './options.js';
 
 export interface RunningServer {
   url: string;
@@ -22,12 +24,24 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions, log: (line: string) => void = (line) => console.error(line)): Promise<RunningServer> {
-  const db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  const lock = options.databaseUrl || options.dataDir === 'memory' ? undefined : lockDataDirectory(options.dataDir);
+  let db: Db;
+  try {
+    db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   try {
     await migrate(db);
     if (options.fixture) await applyFixture(db, readFixtureFile(options.fixture));
+    if (!options.adminToken && options.fixture === DEFAULT_FIXTURE()) {
+      const token = await createFirstAdminToken(db);
+      if (token) log(firstAdminTokenNotice(token));
+    }
   } catch (error) {
     await db.close().catch(() => {});
+    lock?.release();
     throw error;
   }
   const root = projectRoot();
@@ -35,6 +49,7 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
     db,
     adminToken: options.adminToken,
     rateLimit: options.rateLimit,
+    limits: { ...LIMIT_DEFAULTS, ...options.limits },
     widgetDir: join(root, 'dist', 'widget', 'v1'),
     demoDir: join(root, 'demo'),
     log,
@@ -59,7 +74,11 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        await db.close();
+        try {
+          await db.close();
+        } finally {
+          lock?.release();
+        }
       })();
       return closing;
     },
@@ -69,16 +88,44 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
 export async function runServer(argv: string[]): Promise<void> {
   const options = serverOptions(parseFlags(argv).flags);
   if (!options.databaseUrl) optimiseEmbeddedDatabase();
-  const running = await startServer(options);
-  process.stdout.write(`listening on ${running.url}\n`);
-  const stop = () => {
-    running.close().then(
+  // Ctrl+C on `npm start` delivers SIGINT more than once (the terminal signals every process
+  // of the group, and npm and scripts/start.mjs pass it on): the first one closes the
+  // database and exits, the others must not interrupt that close. A signal during the start
+  // waits for the start to finish, so the database is never left half open.
+  let running: RunningServer | undefined;
+  let stopping = false;
+  const close = (server: RunningServer) =>
+    server.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error) => {
+        console.error(`assist-server: could not close cleanly: ${(error as Error)?.message ?? error}`);
+        process.exit(1);
+      },
     );
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    if (running) void close(running);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  running = await startServer(options);
+  if (stopping) {
+    await close(running);
+    return;
+  }
+  process.stdout.write(`listening on ${running.url}\n`);
+}
+
+/** What the demo's first start prints: the token, once, and where to read how to use it. */
+function firstAdminTokenNotice(token: string): string {
+  return [
+    'assist-server: created an admin token for this database; it is shown only now and stored as a hash:',
+    `  ${token}`,
+    '  Send it as "Authorization: Bearer <token>" to /api/v1/admin/... to set up your own organisation, widgets and keys',
+    '  without a restart: see docs/server.md, "The admin API". To use a token of your own instead, start with',
+    '  --admin-token-file FILE or ASSIST_ADMIN_TOKEN.',
+  ].join('\n');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

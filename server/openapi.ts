@@ -148,6 +148,7 @@ const array = (items: Schema, description?: string, extra: SchemaObject = {}): S
 const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, type: [schema.type as JsonType, 'null'] });
 const timestamp = (description: string): SchemaObject => string(`${description} ISO 8601, UTC.`, { format: 'date-time' });
 const id = (description: string): Reference => ref('Id', description);
+const EVENTS_PER_DAY = 'Analytics events the organisation may store per day (UTC); beyond it events are dropped and counted, never stored.';
 
 /** An object schema; `required` lists the members always present (or needed, in a request). */
 function object(properties: Record<string, Schema>, required: string[] = [], extra: SchemaObject = {}): SchemaObject {
@@ -637,8 +638,14 @@ const schemas: Record<string, Schema> = {
   // Admin API.
   Plan: string('`free` (default): the config always says `branding: true`. `pro`: a widget may set `branding: false`.', { enum: PLANS }),
   Organisation: object(
-    { id: ref('Id'), name: string('Display name.'), plan: ref('Plan'), credits: integer('Answer credits left.', { minimum: 0 }) },
-    ['id', 'name', 'plan', 'credits'],
+    {
+      id: ref('Id'),
+      name: string('Display name.'),
+      plan: ref('Plan'),
+      credits: integer('Answer credits left.', { minimum: 0 }),
+      eventsPerDay: integer(EVENTS_PER_DAY, { minimum: 0 }),
+    },
+    ['id', 'name', 'plan', 'credits', 'eventsPerDay'],
   ),
   OrganisationCreate: object(
     {
@@ -646,6 +653,7 @@ const schemas: Record<string, Schema> = {
       name: string('Display name; defaults to the id.', { maxLength: 200 }),
       credits: integer('Answer credits; default 0.', { minimum: 0, maximum: 1_000_000_000 }),
       plan: ref('Plan'),
+      eventsPerDay: integer(`${EVENTS_PER_DAY} Default 100000.`, { minimum: 0, maximum: 1_000_000_000 }),
     },
     ['id'],
   ),
@@ -654,6 +662,7 @@ const schemas: Record<string, Schema> = {
       name: string('Display name.', { maxLength: 200 }),
       plan: ref('Plan'),
       credits: integer('Sets the answer credits.', { minimum: 0, maximum: 1_000_000_000 }),
+      eventsPerDay: integer(EVENTS_PER_DAY, { minimum: 0, maximum: 1_000_000_000 }),
     }),
     description: 'Only the fields sent change.',
   },
@@ -662,6 +671,13 @@ const schemas: Record<string, Schema> = {
       ref('Organisation'),
       object(
         {
+          eventsToday: object(
+            {
+              stored: integer('Analytics events stored today (UTC).', { minimum: 0 }),
+              dropped: integer('Events dropped today because the organisation reached `eventsPerDay`.', { minimum: 0 }),
+            },
+            ['stored', 'dropped'],
+          ),
           sources: array(object({ id: ref('Id'), name: string('Display name.'), pages: integer('Page count.') }, ['id', 'name', 'pages'])),
           widgets: array(
             object(

@@ -1,5 +1,5 @@
 /** Flags of the server's command line, each also readable from an environment variable. */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,8 +9,12 @@ export interface ServerOptions {
   dataDir: string;
   databaseUrl?: string;
   fixture?: string;
+  /** Bearer token of the admin API, from a file or the environment (never the command line). */
   adminToken?: string;
+  /** Chat and summarize requests per minute per widget and client address; 0 is off. */
   rateLimit: number;
+  /** Search, events, proxy, connection, stream and timeout limits; what is not given takes its default. */
+  limits?: Partial<ServerLimits>;
 }
 
 /** The project root: the nearest folder above this file with a package.json (works from server/ and dist/node/server/). */
@@ -65,6 +69,70 @@ function integerFlag(flags: Record<string, string | true>, name: string, env: st
   return Number(value);
 }
 
+export interface ServerLimits {
+  /** Search requests per minute per widget and client address; 0 is off. */
+  searchRateLimit: number;
+  /** Events requests per minute per widget and client address; 0 is off. */
+  eventsRateLimit: number;
+  /** How many proxies in front of the server append to `X-Forwarded-For`; 0 trusts none. */
+  trustProxy: number;
+  /** Open connections the server holds at once; more are closed as they arrive. 0 is no limit. */
+  maxConnections: number;
+  /** Answers (chat and summarize, streamed or not) in progress at once, overall and per client address; 0 is no limit. */
+  maxStreams: number;
+  maxStreamsPerClient: number;
+  /** A connection that sends and receives nothing for this long is closed. */
+  idleTimeoutMs: number;
+  /** The request headers must have arrived this long after the connection or the previous request. */
+  headersTimeoutMs: number;
+  /** The whole request (headers and body) must have arrived within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+}
+
+/** Defaults of the limits; docs/server.md ("Limits and timeouts") lists the same numbers. */
+export const LIMIT_DEFAULTS: ServerLimits = {
+  searchRateLimit: 120,
+  eventsRateLimit: 120,
+  trustProxy: 0,
+  maxConnections: 1000,
+  maxStreams: 1000,
+  maxStreamsPerClient: 8,
+  idleTimeoutMs: 30_000,
+  headersTimeoutMs: 15_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+};
+
+/** Chat and summarize requests per minute per widget and client address, unless --rate-limit says otherwise. */
+export const DEFAULT_RATE_LIMIT = 30;
+
+/**
+ * The admin token: read from the file `--admin-token-file` names, or from ASSIST_ADMIN_TOKEN.
+ * Never from the command line, where the process list and npm's banner would show it.
+ */
+function adminTokenOption(flags: Record<string, string | true>, env: NodeJS.ProcessEnv): string | undefined {
+  if (flags['admin-token'] !== undefined) {
+    throw new UsageError(
+      '--admin-token is refused: a token on the command line shows in the process list and in npm\'s output. ' +
+        'Put it in a file and pass --admin-token-file FILE, or set the environment variable ASSIST_ADMIN_TOKEN.',
+    );
+  }
+  const file = stringFlag(flags, 'admin-token-file', env.ASSIST_ADMIN_TOKEN_FILE);
+  if (file === undefined) return stringFlag({}, 'admin-token', env.ASSIST_ADMIN_TOKEN)?.trim() || undefined;
+  let token: string;
+  try {
+    token = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new UsageError(`--admin-token-file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+  if (!/^[\x21-\x7e]{16,512}$/.test(token)) {
+    throw new UsageError(`--admin-token-file: ${file} must hold one token of 16 to 512 printable characters (no spaces).`);
+  }
+  return token;
+}
+
 export function serverOptions(flags: Record<string, string | true>, env: NodeJS.ProcessEnv = process.env): ServerOptions {
   const fixture = stringFlag(flags, 'fixture', env.ASSIST_FIXTURE);
   return {
@@ -73,8 +141,17 @@ export function serverOptions(flags: Record<string, string | true>, env: NodeJS.
     dataDir: resolveData(stringFlag(flags, 'data', env.ASSIST_DATA) ?? './.assist-data'),
     databaseUrl: stringFlag(flags, 'database-url', env.DATABASE_URL),
     fixture: fixture === 'none' ? undefined : (fixture ?? DEFAULT_FIXTURE()),
-    adminToken: stringFlag(flags, 'admin-token', env.ASSIST_ADMIN_TOKEN),
-    rateLimit: integerFlag(flags, 'rate-limit', env.ASSIST_RATE_LIMIT, 30, 1_000_000),
+    adminToken: adminTokenOption(flags, env),
+    rateLimit: integerFlag(flags, 'rate-limit', env.ASSIST_RATE_LIMIT, DEFAULT_RATE_LIMIT, 1_000_000),
+    limits: {
+      searchRateLimit: integerFlag(flags, 'search-rate-limit', env.ASSIST_SEARCH_RATE_LIMIT, LIMIT_DEFAULTS.searchRateLimit, 1_000_000),
+      eventsRateLimit: integerFlag(flags, 'events-rate-limit', env.ASSIST_EVENTS_RATE_LIMIT, LIMIT_DEFAULTS.eventsRateLimit, 1_000_000),
+      trustProxy: integerFlag(flags, 'trust-proxy', env.ASSIST_TRUST_PROXY, LIMIT_DEFAULTS.trustProxy, 10),
+      maxConnections: integerFlag(flags, 'max-connections', env.ASSIST_MAX_CONNECTIONS, LIMIT_DEFAULTS.maxConnections, 1_000_000),
+      maxStreams: integerFlag(flags, 'max-streams', env.ASSIST_MAX_STREAMS, LIMIT_DEFAULTS.maxStreams, 1_000_000),
+      maxStreamsPerClient: integerFlag(flags, 'max-streams-per-client', env.ASSIST_MAX_STREAMS_PER_CLIENT, LIMIT_DEFAULTS.maxStreamsPerClient, 1_000_000),
+      idleTimeoutMs: 1000 * integerFlag(flags, 'idle-timeout', env.ASSIST_IDLE_TIMEOUT, LIMIT_DEFAULTS.idleTimeoutMs / 1000, 3600),
+    },
   };
 }
 

@@ -10,7 +10,7 @@
  * When the passages do not cover the question it says so plainly, in the visitor's
  * language, instead of guessing.
  */
-import { plainInline } from '../search/sections.js';
+import { plainInline } from '../content/markdown.js';
 import { terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 

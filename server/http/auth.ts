@@ -17,6 +17,7 @@ import {
   type OrganisationRecord,
   type WidgetRecord,
 } from '../store/records.js';
+import { hasStoredAdminToken, storedAdminTokenMatches } from '../store/admin-tokens.js';
 import { constantTimeEqual, hashSecret } from '../store/secrets.js';
 import { HttpError } from './errors.js';
 import { originAllowed, requestOrigin } from './origin.js';
@@ -147,10 +148,16 @@ export async function authoriseWidget(
   return { organisation, widget, via };
 }
 
-/** The admin API answers only to the server's admin token; without one configured it does not exist. */
-export function authoriseAdmin(req: IncomingMessage, adminToken: string | undefined): void {
-  if (!adminToken) throw new HttpError('not_found', 'The admin API is off; start the server with --admin-token.');
+/**
+ * The admin API answers only to the server's admin token (configured, or made by the server
+ * on the demo's first start); without either it does not exist.
+ */
+export async function authoriseAdmin(db: Queryable, req: IncomingMessage, adminToken: string | undefined): Promise<void> {
+  if (!adminToken && !(await hasStoredAdminToken(db))) {
+    throw new HttpError('not_found', 'The admin API is off; start the server with --admin-token-file FILE or ASSIST_ADMIN_TOKEN.');
+  }
   const token = bearerToken(req);
-  if (!token || !constantTimeEqual(token, adminToken)) throw unauthenticated('Send the admin token as "Authorization: Bearer <token>".');
+  const valid = token !== undefined && ((adminToken !== undefined && constantTimeEqual(token, adminToken)) || (await storedAdminTokenMatches(db, token)));
+  if (!valid) throw unauthenticated('Send the admin token as "Authorization: Bearer <token>".');
 }
 

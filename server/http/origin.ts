@@ -30,6 +30,9 @@ function parseOrigin(origin: string | undefined): ParsedOrigin | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   // An Origin is exactly scheme://host[:port]; anything more (a trailing slash, a path, user info) is not a browser's.
   if (url.origin !== origin.toLowerCase() || url.username || url.password) return undefined;
+  // No browser sends port 0, a `*` in a host or an empty label; such an origin is forged, and a
+  // literal `*.example.com` must not pass for a subdomain of example.com.
+  if (url.port === '0' || !validHost(url.hostname)) return undefined;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return { host: url.hostname, port };
 }
@@ -52,8 +55,19 @@ export function parseEntry(entry: string): { host: string; port?: string; wildca
   const match = /^(\*\.)?([a-z0-9.-]+|\[[0-9a-f:]+\])(?::(\d{1,5}))?$/.exec(entry.toLowerCase());
   if (!match) return undefined;
   const host = match[2]!;
-  if (host.startsWith('.') || host.endsWith('.') || host.includes('..')) return undefined;
-  return { wildcard: Boolean(match[1]), host, port: match[3] };
+  const wildcard = Boolean(match[1]);
+  const port = match[3];
+  if (!validHost(host)) return undefined;
+  if (port !== undefined && (Number(port) === 0 || Number(port) > 65535)) return undefined;
+  // `*.com` would be every site under a top-level domain: a wildcard needs two labels under it.
+  if (wildcard && !host.includes('.')) return undefined;
+  return { wildcard, host, port };
+}
+
+/** A host name with no empty label and no `*` (an IPv6 literal in brackets passes as is). */
+function validHost(host: string): boolean {
+  if (host.startsWith('[')) return true;
+  return host !== '' && !host.includes('*') && host.split('.').every((label) => label !== '');
 }
 
 /**

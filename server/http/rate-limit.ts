@@ -1,81 +1,110 @@
 /**
- * Rate limits for chat and summarize: `app.rateLimit` requests per minute per widget and
- * client address (0: off), as a sliding window: a request is allowed when fewer than the
- * limit were allowed in the 60 seconds before it, and `Retry-After` says when the oldest of
- * those leaves the window. Memory is one timestamp per allowed request of the last minute;
- * idle keys are swept. It lives in memory, so several server instances each count on their
- * own (a visitor may get up to N × the limit across N instances). The client address is
- * the socket's; `X-Forwarded-For` is not trusted.
+ * Rate limits of the public widget routes that store or cost something: chat and summarize
+ * (`--rate-limit`), search (`--search-rate-limit`) and events (`--events-rate-limit`), each
+ * counted per widget and client address in fixed one-minute windows. The counts live in the
+ * database (one upsert per request), so every server process on one PostgreSQL shares them:
+ * N instances behind a load balancer allow a client the limit, not N times it. Over the
+ * limit: 429 `rate_limited` with `Retry-After`, the seconds until the window ends.
+ *
+ * The client address is the socket's, or, behind `--trust-proxy N` proxies, the address the
+ * outermost trusted proxy saw: the Nth entry of `X-Forwarded-For` counted from the right,
+ * the socket's address being the last. Entries further left are whatever the client wrote.
  */
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import type { AppContext } from '../app.js';
+import type { Queryable } from '../store/db.js';
 import { HttpError } from './errors.js';
 
 const WINDOW_MS = 60_000;
 
-/** Times of the allowed requests of one key, oldest first, from `head` on. */
-interface Window {
-  times: number[];
-  head: number;
-}
-
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    readonly limit: number,
+    private readonly db: Queryable,
     private readonly now: () => number = Date.now,
   ) {
-    this.sweeper = setInterval(() => this.sweep(), WINDOW_MS);
+    // Windows older than the previous minute are of no use to anyone; any process may drop them.
+    this.sweeper = setInterval(() => void this.sweep().catch(() => {}), WINDOW_MS);
     this.sweeper.unref();
   }
 
-  /** Counts one request for `key`; returns 0 when it may go ahead, else the whole seconds to wait. */
-  take(key: string): number {
+  /** Counts one request for `bucket`; resolves to 0 when it may go ahead, else the whole seconds to wait. */
+  async take(bucket: string, limit: number): Promise<number> {
     const now = this.now();
-    let window = this.windows.get(key);
-    if (!window) {
-      window = { times: [], head: 0 };
-      this.windows.set(key, window);
-    }
-    while (window.head < window.times.length && window.times[window.head]! <= now - WINDOW_MS) window.head++;
-    if (window.head > 64 && window.head * 2 > window.times.length) {
-      window.times = window.times.slice(window.head);
-      window.head = 0;
-    }
-    if (window.times.length - window.head < this.limit) {
-      window.times.push(now);
-      return 0;
-    }
-    return Math.max(1, Math.ceil((window.times[window.head]! + WINDOW_MS - now) / 1000));
+    const window = Math.floor(now / WINDOW_MS);
+    const rows = await this.db.query<{ hits: number }>(
+      `INSERT INTO rate_limit_windows (bucket, window_index, hits) VALUES ($1, $2, 1)
+       ON CONFLICT (bucket, window_index) DO UPDATE SET hits = rate_limit_windows.hits + 1
+       RETURNING hits`,
+      [bucket, window],
+    );
+    if (rows[0]!.hits <= limit) return 0;
+    return Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
   }
 
-  private sweep(): void {
-    const cutoff = this.now() - WINDOW_MS;
-    for (const [key, window] of this.windows) if ((window.times.at(-1) ?? 0) <= cutoff) this.windows.delete(key);
+  async sweep(): Promise<void> {
+    await this.db.query('DELETE FROM rate_limit_windows WHERE window_index < $1', [Math.floor(this.now() / WINDOW_MS) - 1]);
   }
 
   close(): void {
     clearInterval(this.sweeper);
-    this.windows.clear();
   }
 }
 
+/** What a limit counts: answers (chat and summarize share one count), searches, events requests. */
+export type RateLimitedRoute = 'answer' | 'search' | 'events';
+
 const SERVICE = 'rate-limiter';
 
-/** Throws 429 `rate_limited` with `Retry-After` when this widget and client address are over the limit. */
-export function enforceRateLimit(app: AppContext, req: IncomingMessage, widget: { organisationId: string; id: string }): void {
-  if (!app.rateLimit || app.rateLimit <= 0) return;
+function limitOf(app: AppContext, route: RateLimitedRoute): number {
+  if (route === 'answer') return app.rateLimit;
+  return route === 'search' ? app.limits.searchRateLimit : app.limits.eventsRateLimit;
+}
+
+/** Throws 429 `rate_limited` with `Retry-After` when this widget and client address are over the route's limit. */
+export async function enforceRateLimit(
+  app: AppContext,
+  req: IncomingMessage,
+  widget: { organisationId: string; id: string },
+  route: RateLimitedRoute = 'answer',
+): Promise<void> {
+  const limit = limitOf(app, route);
+  if (!limit || limit <= 0) return;
   let limiter = app.services.get(SERVICE) as RateLimiter | undefined;
-  if (!limiter || limiter.limit !== app.rateLimit) {
-    limiter?.close();
-    limiter = new RateLimiter(app.rateLimit);
+  if (!limiter) {
+    limiter = new RateLimiter(app.db);
     app.services.set(SERVICE, limiter);
   }
-  const address = req.socket.remoteAddress ?? 'unknown';
-  const wait = limiter.take(`${widget.organisationId}/${widget.id}\u0000${address}`);
+  const wait = await limiter.take(`${route} ${widget.organisationId}/${widget.id} ${clientAddress(req, app.limits.trustProxy)}`, limit);
   if (wait > 0) {
     throw new HttpError('rate_limited', `Too many requests from this address; try again in ${wait} s.`, { 'Retry-After': String(wait) });
   }
+}
+
+/** `::ffff:192.0.2.1` (IPv4 on an IPv6 socket) is 192.0.2.1, so one client has one address however it connects. */
+function normaliseAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return (mapped ? mapped[1]! : address).toLowerCase();
+}
+
+/**
+ * The address of the client a request comes from (see the top of this file). A trusted
+ * entry that is not an IP address is a proxy's mistake; the proxy's own address is used then.
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: number): string {
+  const socketAddress = normaliseAddress(req.socket.remoteAddress ?? 'unknown');
+  if (trustProxy <= 0) return socketAddress;
+  const header = req.headers['x-forwarded-for'];
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const chain = [...forwarded, socketAddress];
+  let index = Math.max(0, chain.length - 1 - trustProxy);
+  // A proxy may write `[v6]:port` or `v4:port`; the port is not part of who the client is.
+  const candidate = chain[index]!.replace(/^\[([^\]]+)\](?::\d+)?$/, '$1').replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1');
+  if (isIP(candidate) === 0) index = chain.length - 1;
+  return index === chain.length - 1 ? socketAddress : normaliseAddress(candidate);
 }

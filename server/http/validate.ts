@@ -61,6 +61,20 @@ export function optionalStringArray(body: Body, field: string, options?: Paramet
   return body[field] === undefined ? undefined : requireStringArray(body, field, options);
 }
 
+/** 0001-01-01T00:00:00Z and the first moment of the year 10000: the years a time may have everywhere it is stored and shown. */
+const FIRST_STORABLE_TIME = new Date('0001-01-01T00:00:00Z').getTime();
+const END_OF_STORABLE_TIME = new Date('+010000-01-01T00:00:00Z').getTime();
+
+/**
+ * Whether a time (milliseconds, from Date.parse) lies in the years 1 to 9999. JavaScript
+ * takes years from -271821 to 275760, and ISO strings of years beyond 9999 or before 1 do not
+ * round-trip through PostgreSQL (it has no year 0 and reads `+275760` as nothing), so such a
+ * time would fail in the database as a 500.
+ */
+export function storableTime(time: number): boolean {
+  return Number.isFinite(time) && time >= FIRST_STORABLE_TIME && time < END_OF_STORABLE_TIME;
+}
+
 /** An absolute http or https URL. */
 export function requireHttpUrl(body: Body, field: string): string {
   const value = requireString(body, field, { max: 2048 });

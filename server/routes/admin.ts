@@ -28,7 +28,7 @@ type AdminOperation = (context: RouteContext, body: Body) => Promise<unknown>;
 /** Checks the admin token first, then reads the body (for writes), then runs the operation. */
 function admin(method: string, path: string, operation: AdminOperation, status = 200): Route {
   const handler: Handler = async (context) => {
-    authoriseAdmin(context.req, context.app.adminToken);
+    await authoriseAdmin(context.app.db, context.req, context.app.adminToken);
     const body = method === 'GET' || method === 'DELETE' ? {} : await readJson(context.req, 1024 * 1024);
     return { status, body: await operation(context, body) };
   };

@@ -7,6 +7,7 @@ import { authoriseWidget } from '../http/auth.js';
 import { readJson } from '../http/body.js';
 import { badRequest } from '../http/errors.js';
 import { verifyVisitor } from '../http/identity.js';
+import { withAnswerCapacity } from '../http/answer-capacity.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
@@ -29,25 +30,27 @@ export const chatRoutes: Route[] = [
         permission: 'chat',
         type: 'chatbot',
       });
-      enforceRateLimit(app, req, widget);
+      await enforceRateLimit(app, req, widget);
       const body = await readJson(req, LIMITS.body);
       const message = questionField(body, 'message');
       const conversationId = body.conversationId === undefined || body.conversationId === null ? undefined : requireId(body.conversationId, 'conversationId');
       const user = body.user ?? undefined;
       if (user !== undefined && (typeof user !== 'object' || Array.isArray(user))) throw badRequest('`user` must be an object with `id` and `hash`.');
       const visitorId = user === undefined ? null : verifyVisitor(widget, (user as Body).id, (user as Body).hash, { required: true, field: 'user.id' });
-      return respondWithAnswer({
-        app,
-        res,
-        signal,
-        organisation,
-        widget,
-        sessionId: sessionIdFrom(body),
-        stream: wantsEventStream(req.headers.accept),
-        question: message,
-        language: visitorLanguage(req, widget),
-        chat: { conversationId, visitorId, context: pageContext(body.context) },
-      });
+      return withAnswerCapacity(app, req, (answerApp) =>
+        respondWithAnswer({
+          app: answerApp,
+          res,
+          signal,
+          organisation,
+          widget,
+          sessionId: sessionIdFrom(body),
+          stream: wantsEventStream(req.headers.accept),
+          question: message,
+          language: visitorLanguage(req, widget),
+          chat: { conversationId, visitorId, context: pageContext(body.context) },
+        }),
+      );
     },
   },
 ];

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LIMITS, type SearchResponse } from '../../wire/contract.js';
 import { authoriseWidget } from '../http/auth.js';
 import { readJson } from '../http/body.js';
+import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { optionalInteger, requireString } from '../http/validate.js';
 import { publicHits, searchSections } from '../search/search.js';
@@ -24,6 +25,7 @@ export const searchRoutes: Route[] = [
         permission: 'search',
         type: 'search',
       });
+      await enforceRateLimit(app, req, widget, 'search');
       const body = await readJson(req, LIMITS.body);
       const query = requireString(body, 'query', { max: MAX_QUESTION });
       const limit = optionalInteger(body, 'limit', 1, MAX_SEARCH_LIMIT) ?? DEFAULT_SEARCH_LIMIT;

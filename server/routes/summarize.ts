@@ -2,6 +2,7 @@ import { LIMITS } from '../../wire/contract.js';
 import { respondWithAnswer } from '../answer/respond.js';
 import { authoriseWidget } from '../http/auth.js';
 import { readJson } from '../http/body.js';
+import { withAnswerCapacity } from '../http/answer-capacity.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
@@ -21,21 +22,23 @@ export const summarizeRoutes: Route[] = [
         permission: 'summarize',
         type: 'search',
       });
-      enforceRateLimit(app, req, widget);
+      await enforceRateLimit(app, req, widget);
       const body = await readJson(req, LIMITS.body);
-      return respondWithAnswer({
-        app,
-        res,
-        signal,
-        organisation,
-        widget,
-        sessionId: sessionIdFrom(body),
-        stream: wantsEventStream(req.headers.accept),
-        question: questionField(body, 'query'),
-        language: visitorLanguage(req, widget),
-        // The search widget asks for the default number of hits; the summary is built from the first of those.
-        summary: { hits: DEFAULT_SEARCH_LIMIT },
-      });
+      return withAnswerCapacity(app, req, (answerApp) =>
+        respondWithAnswer({
+          app: answerApp,
+          res,
+          signal,
+          organisation,
+          widget,
+          sessionId: sessionIdFrom(body),
+          stream: wantsEventStream(req.headers.accept),
+          question: questionField(body, 'query'),
+          language: visitorLanguage(req, widget),
+          // The search widget asks for the default number of hits; the summary is built from the first of those.
+          summary: { hits: DEFAULT_SEARCH_LIMIT },
+        }),
+      );
     },
   },
 ];

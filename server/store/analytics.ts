@@ -6,6 +6,7 @@
  * answers from `answers`, ratings from `answer_feedback`.
  */
 import { badRequest } from '../http/errors.js';
+import { storableTime } from '../http/validate.js';
 import type { Queryable } from './db.js';
 import type { WidgetScope } from './conversations.js';
 
@@ -67,9 +68,10 @@ export function parsePeriod(params: URLSearchParams, now: Date = new Date()): An
   const read = (name: 'from' | 'to'): Date | undefined => {
     const value = params.get(name);
     if (value === null || value === '') return undefined;
-    const time = Date.parse(value);
-    if (value.length > 64 || Number.isNaN(time)) throw badRequest(`\`${name}\` must be an ISO 8601 date or time.`);
-    return new Date(name === 'to' && DATE_ONLY.test(value) ? time + DAY_MS : time);
+    const parsed = Date.parse(value);
+    const time = name === 'to' && DATE_ONLY.test(value) ? parsed + DAY_MS : parsed;
+    if (value.length > 64 || !storableTime(time)) throw badRequest(`\`${name}\` must be an ISO 8601 date or time from the year 1 to 9999.`);
+    return new Date(time);
   };
   const to = read('to') ?? now;
   const from = read('from') ?? new Date(to.getTime() - 30 * DAY_MS);

@@ -8,6 +8,7 @@
  */
 import { FEEDBACK_VALUES, LIMITS, type FeedbackValue } from '../../wire/contract.js';
 import { badRequest } from '../http/errors.js';
+import { storableTime } from '../http/validate.js';
 import type { Queryable } from './db.js';
 import { SESSION_ID_PATTERN } from './sessions.js';
 import type { WidgetScope } from './conversations.js';
@@ -72,8 +73,8 @@ export function parseEventsBody(body: Record<string, unknown>): { sessionId: str
       throw badRequest(`\`${at}.queryId\` must be a query id from a search response.`);
     }
     const ts = event.ts ?? null;
-    if (ts !== null && (typeof ts !== 'string' || ts.length > 64 || Number.isNaN(Date.parse(ts)))) {
-      throw badRequest(`\`${at}.ts\` must be an ISO 8601 time.`);
+    if (ts !== null && (typeof ts !== 'string' || ts.length > 64 || !storableTime(Date.parse(ts)))) {
+      throw badRequest(`\`${at}.ts\` must be an ISO 8601 time from the year 1 to 9999.`);
     }
     return { name: 'click', url: props.url, rank: rank as number | null, source: source as string | null, queryId: queryId as string | null, clientTime: ts ? new Date(ts).toISOString() : null };
   });
@@ -98,14 +99,19 @@ function parseFeedback(event: Record<string, unknown>, at: string): FeedbackEven
 /**
  * Stores clicks, and ratings of answers this session received. A rating of any other answer
  * (unknown, another widget's, another session's) refuses the whole body with a 400 before
- * anything is written, saying the same in every case so answer ids cannot be probed.
+ * anything is written, saying the same in every case so answer ids cannot be probed. Ratings
+ * are one row per answer; clicks count against the organisation's daily cap (recordClicks).
  */
-export async function recordEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: RecordedEvent[]): Promise<void> {
+export async function recordEvents(
+  db: Queryable,
+  scope: WidgetScope,
+  sessionId: string,
+  events: RecordedEvent[],
+): Promise<{ stored: number; dropped: number; firstDrop: boolean }> {
   const clicks = events.filter((event): event is ClickEvent => event.name === 'click');
   // One row per answer: within a body too, the last rating wins.
   const ratings = new Map(events.filter((event): event is FeedbackEvent => event.name === 'feedback').map((event) => [event.answerId, event]));
   if (ratings.size > 0) await requireReceivedAnswers(db, scope, sessionId, events);
-  if (clicks.length > 0) await recordClicks(db, scope, sessionId, clicks);
   for (const rating of ratings.values()) {
     await db.query(
       `INSERT INTO answer_feedback (answer_id, organisation_id, widget_id, session_id, value, comment)
@@ -114,6 +120,8 @@ export async function recordEvents(db: Queryable, scope: WidgetScope, sessionId:
       [rating.answerId, scope.organisationId, scope.widgetId, sessionId, rating.value, rating.comment],
     );
   }
+  if (clicks.length === 0) return { stored: 0, dropped: 0, firstDrop: false };
+  return recordClicks(db, scope, sessionId, clicks);
 }
 
 async function requireReceivedAnswers(db: Queryable, scope: WidgetScope, sessionId: string, events: RecordedEvent[]): Promise<void> {
@@ -128,7 +136,32 @@ async function requireReceivedAnswers(db: Queryable, scope: WidgetScope, session
   if (index >= 0) throw badRequest(`\`events[${index}].props.answerId\` is not an answer this session received.`);
 }
 
-async function recordClicks(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<void> {
+/**
+ * Stores the clicks the organisation's daily cap (`events_per_day`, per UTC day) still has
+ * room for and drops the rest, counting both. The day's row is updated by one upsert, which
+ * serialises concurrent requests on every server process: each request reads back how many
+ * of its own events fit (`last_stored`), so never more than the cap are stored, and a cap
+ * raised during the day makes room at once.
+ */
+async function recordClicks(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<{ stored: number; dropped: number; firstDrop: boolean }> {
+  const [day] = await db.query<{ last_stored: number; dropped: number | string }>(
+    `WITH organisation AS (SELECT events_per_day AS cap FROM organisations WHERE id = $1)
+     INSERT INTO organisation_event_days AS d (organisation_id, day, stored, dropped, last_stored)
+     SELECT $1, (now() AT TIME ZONE 'UTC')::date, LEAST($2, cap), $2 - LEAST($2, cap), LEAST($2, cap) FROM organisation
+     ON CONFLICT (organisation_id, day) DO UPDATE SET
+       last_stored = LEAST($2, GREATEST((SELECT cap FROM organisation) - d.stored, 0)),
+       stored = d.stored + LEAST($2, GREATEST((SELECT cap FROM organisation) - d.stored, 0)),
+       dropped = d.dropped + $2 - LEAST($2, GREATEST((SELECT cap FROM organisation) - d.stored, 0))
+     RETURNING last_stored, dropped`,
+    [scope.organisationId, events.length],
+  );
+  const stored = day!.last_stored;
+  const dropped = events.length - stored;
+  if (stored > 0) await insertEvents(db, scope, sessionId, events.slice(0, stored));
+  return { stored, dropped, firstDrop: dropped > 0 && Number(day!.dropped) === dropped };
+}
+
+async function insertEvents(db: Queryable, scope: WidgetScope, sessionId: string, events: ClickEvent[]): Promise<void> {
   const values: unknown[] = [];
   const rows = events.map((event) => {
     values.push(scope.organisationId, scope.widgetId, sessionId, event.queryId, event.name, event.url, event.rank, event.source, event.clientTime);

@@ -22,7 +22,7 @@ import { joinTransaction, type Db } from './db.js';
 import { deletePage, upsertPageByUrl } from './pages.js';
 import { findWidget } from './records.js';
 import { hashSecret } from './secrets.js';
-import { createApiKey, createOrganisation, createSource, createWidget, requireOrganisationId, updateWidget } from './setup.js';
+import { createApiKey, createOrganisation, createSource, createWidget, DEFAULT_EVENTS_PER_DAY, requireOrganisationId, updateWidget } from './setup.js';
 
 export interface FixtureSummary {
   organisations: number;
@@ -135,7 +135,8 @@ async function applyFixtureWithin(db: Db, fixture: Body): Promise<FixtureSummary
     if (existing.length === 0) await createOrganisation(db, organisation);
     else {
       optionalInteger(organisation, 'credits', 0, 1_000_000_000);
-      await db.query('UPDATE organisations SET name = $2, plan = $3 WHERE id = $1', [id, name, plan]);
+      const eventsPerDay = optionalInteger(organisation, 'eventsPerDay', 0, 1_000_000_000) ?? DEFAULT_EVENTS_PER_DAY;
+      await db.query('UPDATE organisations SET name = $2, plan = $3, events_per_day = $4 WHERE id = $1', [id, name, plan, eventsPerDay]);
     }
     summary.organisations++;
 

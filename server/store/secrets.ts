@@ -5,8 +5,8 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-/** A new random secret with its kind's prefix: `ak_` API key, `ws_` widget secret, `pt_` preview token. */
-export function generateSecret(prefix: 'ak_' | 'ws_' | 'pt_' | 'sig_'): string {
+/** A new random secret with its kind's prefix: `ak_` API key, `ws_` widget secret, `pt_` preview token, `adm_` admin token. */
+export function generateSecret(prefix: 'ak_' | 'ws_' | 'pt_' | 'sig_' | 'adm_'): string {
   return prefix + randomBytes(24).toString('base64url');
 }
 

@@ -47,27 +47,41 @@ export function requireOrganisationId(value: unknown, field: string): string {
   return id;
 }
 
+/** Analytics events an organisation may store per day (UTC) unless it says otherwise; beyond it they are dropped and counted. */
+export const DEFAULT_EVENTS_PER_DAY = 100_000;
+
+const eventsPerDayField = (input: Body) => optionalInteger(input, 'eventsPerDay', 0, 1_000_000_000);
+
 export async function createOrganisation(db: Queryable, input: Body) {
   const id = requireOrganisationId(input.id, 'id');
   const name = optionalString(input, 'name', { max: 200 }) ?? id;
   const plan = requireOneOf<Plan>(input, 'plan', PLANS, 'free');
   const credits = optionalInteger(input, 'credits', 0, 1_000_000_000) ?? 0;
+  const eventsPerDay = eventsPerDayField(input) ?? DEFAULT_EVENTS_PER_DAY;
   const rows = await db.query(
-    'INSERT INTO organisations (id, name, plan, credits) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id',
-    [id, name, plan, credits],
+    'INSERT INTO organisations (id, name, plan, credits, events_per_day) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id',
+    [id, name, plan, credits, eventsPerDay],
   );
   if (rows.length === 0) throw new HttpError('conflict', `The organisation "${id}" exists already.`);
-  return { id, name, plan, credits };
+  return { id, name, plan, credits, eventsPerDay };
 }
 
-/** Changes an organisation's name, plan or credits; only what is given changes. */
+/** Changes an organisation's name, plan, credits or events cap; only what is given changes. */
 export async function updateOrganisation(db: Queryable, organisationId: string, input: Body) {
   const organisation = await requireOrganisation(db, organisationId);
   const name = optionalString(input, 'name', { max: 200 }) ?? organisation.name;
   const plan = input.plan === undefined ? organisation.plan : requireOneOf<Plan>(input, 'plan', PLANS);
   const credits = optionalInteger(input, 'credits', 0, 1_000_000_000) ?? organisation.credits;
-  await db.query('UPDATE organisations SET name = $2, plan = $3, credits = $4 WHERE id = $1', [organisationId, name, plan, credits]);
-  return { id: organisationId, name, plan, credits };
+  const [current] = await db.query<{ events_per_day: number }>('SELECT events_per_day FROM organisations WHERE id = $1', [organisationId]);
+  const eventsPerDay = eventsPerDayField(input) ?? current!.events_per_day;
+  await db.query('UPDATE organisations SET name = $2, plan = $3, credits = $4, events_per_day = $5 WHERE id = $1', [
+    organisationId,
+    name,
+    plan,
+    credits,
+    eventsPerDay,
+  ]);
+  return { id: organisationId, name, plan, credits, eventsPerDay };
 }
 
 export async function createSource(db: Queryable, organisationId: string, input: Body) {
@@ -121,9 +135,7 @@ export function validateWidgetConfig(type: WidgetType, value: unknown): Partial<
   if (settings.avatar !== undefined) {
     if (settings.avatar === null) config.avatar = null;
     else {
-      const avatar = requireString(input, 'config.avatar', { max: 2048 });
-      if (!/^https?:\/\//i.test(avatar) && !avatar.startsWith('/')) throw badRequest('`config.avatar` must be an http(s) URL, a path or null.');
-      config.avatar = avatar;
+      config.avatar = requireAvatar(requireString(input, 'config.avatar', { max: 2048 }));
     }
   }
   const debounce = optionalInteger(input, 'config.debounce', 0, 10_000);
@@ -139,6 +151,23 @@ export function validateWidgetConfig(type: WidgetType, value: unknown): Partial<
   });
   if (suggestions !== undefined) config.suggestions = suggestions;
   return config;
+}
+
+/**
+ * An avatar loads in the visitor's page: an absolute https URL, or a path on the page's own
+ * site beginning with one `/`. `//host/…` (and `/\\host/…`, which browsers read alike) is
+ * another host, and plain http would be mixed content on an https page.
+ */
+function requireAvatar(avatar: string): string {
+  let absolute: URL | undefined;
+  try {
+    absolute = new URL(avatar);
+  } catch {
+    absolute = undefined;
+  }
+  const ownPath = /^\/(?![\/\\])/.test(avatar) && !absolute;
+  if (ownPath || (absolute?.protocol === 'https:' && absolute.hostname !== '' && /^https:\/\//i.test(avatar))) return avatar;
+  throw badRequest('`config.avatar` must be an absolute https URL, a path beginning with a single "/", or null.');
 }
 
 function validateWebsites(input: Body): string[] {
@@ -300,8 +329,8 @@ export async function mintPreviewToken(db: Queryable, organisationId: string, wi
 /** Everything that exists, without a single secret. */
 export async function listEverything(db: Queryable, organisationId?: string) {
   const filter = organisationId ? 'WHERE id = $1' : '';
-  const organisations = await db.query<{ id: string; name: string; plan: string; credits: number }>(
-    `SELECT id, name, plan, credits FROM organisations ${filter} ORDER BY id`,
+  const organisations = await db.query<{ id: string; name: string; plan: string; credits: number; eventsPerDay: number }>(
+    `SELECT id, name, plan, credits, events_per_day AS "eventsPerDay" FROM organisations ${filter} ORDER BY id`,
     organisationId ? [organisationId] : [],
   );
   if (organisationId && organisations.length === 0) throw notFound('organisation');
@@ -321,7 +350,13 @@ export async function listEverything(db: Queryable, organisationId?: string) {
          FROM api_keys WHERE organisation_id = $1 ORDER BY created_at, id`,
       [organisation.id],
     );
-    result.push({ ...organisation, sources, widgets, apiKeys });
+    // Today's (UTC) events: stored up to the cap, the rest dropped.
+    const [today] = await db.query<{ stored: number | string; dropped: number | string }>(
+      `SELECT stored, dropped FROM organisation_event_days WHERE organisation_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`,
+      [organisation.id],
+    );
+    const eventsToday = { stored: Number(today?.stored ?? 0), dropped: Number(today?.dropped ?? 0) };
+    result.push({ ...organisation, eventsToday, sources, widgets, apiKeys });
   }
   return { organisations: result };
 }

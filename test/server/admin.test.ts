@@ -29,7 +29,7 @@ describe('building an organisation from nothing', () => {
   test('create an organisation with credits and a plan', async () => {
     const response = await admin('POST', '/organisations', { id: 'globex', name: 'Globex', credits: 25, plan: 'pro' });
     assert.equal(response.status, 201, response.text);
-    assert.deepEqual(response.json, { id: 'globex', name: 'Globex', plan: 'pro', credits: 25 });
+    assert.deepEqual(response.json, { id: 'globex', name: 'Globex', plan: 'pro', credits: 25, eventsPerDay: 100000 });
     const defaults = await admin('POST', '/organisations', { id: 'initech' });
     assert.equal(defaults.status, 201, defaults.text);
     assert.equal(defaults.json.plan, 'free', 'the plan defaults to free');
@@ -163,11 +163,11 @@ describe('building an organisation from nothing', () => {
   test('setting credits and the plan through PATCH; only what is sent changes', async () => {
     const response = await admin('PATCH', '/organisations/globex', { credits: 7 });
     assert.equal(response.status, 200, response.text);
-    assert.deepEqual(response.json, { id: 'globex', name: 'Globex', plan: 'pro', credits: 7 });
+    assert.deepEqual(response.json, { id: 'globex', name: 'Globex', plan: 'pro', credits: 7, eventsPerDay: 100000 });
     const listed = (await admin('GET', '/organisations/globex')).json;
     assert.equal(listed.credits, 7);
     const renamed = await admin('PATCH', '/organisations/globex', { name: 'Globex Corp', plan: 'free' });
-    assert.deepEqual(renamed.json, { id: 'globex', name: 'Globex Corp', plan: 'free', credits: 7 });
+    assert.deepEqual(renamed.json, { id: 'globex', name: 'Globex Corp', plan: 'free', credits: 7, eventsPerDay: 100000 });
     assertError(await admin('PATCH', '/organisations/nobody', { credits: 1 }), 404, 'not_found');
   });
 

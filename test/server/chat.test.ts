@@ -190,19 +190,17 @@ describe('a client that goes away', () => {
 });
 
 describe('rate limits', () => {
-  test('the window slides: a request is allowed again when the oldest one is a minute old', () => {
-    let now = 1_000_000;
-    const limiter = new RateLimiter(2, () => now);
+  test('a window is one minute: the limit is allowed, then the seconds until the minute ends', async () => {
+    let now = 60_000 * 1_000_000 + 20_000;
+    const limiter = new RateLimiter(server.db, () => now);
     try {
-      assert.equal(limiter.take('a'), 0);
-      now += 20_000;
-      assert.equal(limiter.take('a'), 0);
+      assert.equal(await limiter.take('a', 2), 0);
       now += 10_000;
-      assert.equal(limiter.take('a'), 30, 'the first request leaves the window in 30 s');
-      assert.equal(limiter.take('b'), 0, 'another key has its own window');
+      assert.equal(await limiter.take('a', 2), 0);
+      assert.equal(await limiter.take('a', 2), 30, 'the window ends 30 s later');
+      assert.equal(await limiter.take('b', 2), 0, 'another key has its own window');
       now += 30_000;
-      assert.equal(limiter.take('a'), 0);
-      assert.equal(limiter.take('a'), 20);
+      assert.equal(await limiter.take('a', 2), 0, 'the next minute starts afresh');
     } finally {
       limiter.close();
     }

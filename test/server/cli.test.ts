@@ -100,6 +100,7 @@ test('org, source, widget, key and preview token made by the CLI work on the ser
     name: 'Acme',
     plan: 'pro',
     credits: 100,
+    eventsPerDay: 100000,
   });
   assert.deepEqual(await succeed(['source', 'create', '--org', 'acme', '--id', 'docs', '--name', 'Docs']), { id: 'docs', name: 'Docs' });
   await succeed(['source', 'create', '--org', 'acme', '--id', 'blog'], inProcess);
@@ -170,7 +171,7 @@ test('org, source, widget, key and preview token made by the CLI work on the ser
 test('credits set and org update show in list, which holds no secret', async () => {
   assert.equal((await succeed(['credits', 'set', '--org', 'acme', '--credits', '50'])).credits, 50);
   const updated = await succeed(['org', 'update', '--org', 'acme', '--plan', 'free', '--name', 'Acme Inc'], inProcess);
-  assert.deepEqual(updated, { id: 'acme', name: 'Acme Inc', plan: 'free', credits: 50 });
+  assert.deepEqual(updated, { id: 'acme', name: 'Acme Inc', plan: 'free', credits: 50, eventsPerDay: 100000 });
 
   const listRun = await cli('list');
   assert.equal(listRun.code, 0, listRun.stderr);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startServer, type RunningServer } from '../../server/main.js';
+import type { ServerLimits } from '../../server/options.js';
 
 export const TEST_DATABASE_URL = process.env.ASSIST_TEST_DATABASE_URL;
 export const onPostgres = Boolean(TEST_DATABASE_URL);
@@ -45,6 +46,8 @@ export interface TestServerOptions {
   fixture?: unknown;
   adminToken?: string;
   rateLimit?: number;
+  /** Limits and timeouts; in tests every rate limit and cap is off unless given here. */
+  limits?: Partial<ServerLimits>;
   /** A PGlite directory (for restart tests); ignored on PostgreSQL. */
   dataDir?: string;
   /** Reuse a database URL (for restart tests on PostgreSQL). */
@@ -88,6 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       fixture: fixture?.path,
       adminToken: options.adminToken,
       rateLimit: options.rateLimit ?? 0,
+      limits: { searchRateLimit: 0, eventsRateLimit: 0, maxConnections: 0, maxStreams: 0, maxStreamsPerClient: 0, ...options.limits },
     },
     () => {},
   );

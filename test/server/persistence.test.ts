@@ -33,8 +33,8 @@ const running = new Set<ChildProcess>();
 function startProcess(storage: string[], fixturePath: string): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'server/main.ts', '--port', '0', '--host', '127.0.0.1', ...storage, '--fixture', fixturePath, '--admin-token', ADMIN_TOKEN, '--rate-limit', '0'],
-    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '', ASSIST_DATA: '' } },
+    ['--import', 'tsx', 'server/main.ts', '--port', '0', '--host', '127.0.0.1', ...storage, '--fixture', fixturePath, '--rate-limit', '0'],
+    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '', ASSIST_DATA: '', ASSIST_ADMIN_TOKEN: ADMIN_TOKEN } },
   );
   running.add(child);
   let stderr = '';

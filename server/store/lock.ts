@@ -1,0 +1,82 @@
+/**
+ * One process at a time on an embedded database directory: two PGlite instances on one
+ * directory both accept writes and lose them. The process that opens it holds
+ * `assist.lock` there, created exclusively and holding its pid; it is removed when the
+ * process closes the database or exits. A lock whose pid no longer runs was left by a
+ * process that died (SIGKILL, power loss) and is taken over.
+ */
+import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const LOCK_FILE = 'assist.lock';
+
+/** The directory is held by another running process. */
+export class DataDirectoryInUse extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `the database in ${dataDir} is in use by another process (pid ${pid}, a running server or command). ` +
+        'Two processes on one embedded database lose data: stop the server (or command) that holds it first, use the running ' +
+        `server's admin API, or give this one another --data directory. If no such process runs, delete ${join(dataDir, LOCK_FILE)}.`,
+    );
+  }
+}
+
+export interface DataDirectoryLock {
+  /** Removes the lock file if it is still this process's (idempotent). */
+  release(): void;
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function lockHolder(path: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Takes the lock of `dataDir` or throws DataDirectoryInUse; a stale lock (its pid gone) is taken over. */
+export function lockDataDirectory(dataDir: string): DataDirectoryLock {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, LOCK_FILE);
+  for (let attempt = 0; ; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx', 0o644);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = lockHolder(path);
+      if (holder !== undefined && running(holder)) throw new DataDirectoryInUse(dataDir, holder);
+      // Another process took the stale lock over between our two attempts.
+      if (attempt > 0) throw new DataDirectoryInUse(dataDir, holder ?? 0);
+      unlinkSync(path);
+      continue;
+    }
+    writeSync(fd, `${process.pid}\n`);
+    closeSync(fd);
+    break;
+  }
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    process.off('exit', release);
+    if (lockHolder(path) === process.pid) unlinkSync(path);
+  };
+  // However the process ends (an uncaught error, process.exit), the lock goes with it.
+  process.on('exit', release);
+  return { release };
+}
