@@ -5,8 +5,9 @@ import { VARIANTS, type Hit, type Source, type WidgetConfig } from '../../../wir
 import { createClient } from '../../client/client.js';
 import type { AssistClient, ClientEvents } from '../../client/types.js';
 import { AssistError, isAssistError } from '../../core/errors.js';
-import { warnOnce } from '../../core/warn.js';
+import { explainFailure, warnOnce } from '../../core/warn.js';
 import type { WidgetMountOptions } from '../../core/widget-handle.js';
+import { previewNotice, previewNoticeStyles } from '../shared/preview-notice.js';
 import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
 import { isWebUrl, webUrl } from '../shared/links.js';
@@ -137,7 +138,7 @@ function isTyping(event: KeyboardEvent): boolean {
  * @cssproperty --assist-panel-height - Most height of the modal panel and of inline results.
  */
 export class AssistSearch extends LitElement {
-  static override styles = [themeStyles, markdownStyles, searchStyles];
+  static override styles = [themeStyles, markdownStyles, searchStyles, previewNoticeStyles];
 
   static override properties = {
     widget: {},
@@ -203,6 +204,8 @@ export class AssistSearch extends LitElement {
   private searchRun = 0;
   private searchAbort: AbortController | null = null;
   private loading: Promise<WidgetConfig> | null = null;
+  /** Why the config could not be loaded; shown in preview mode only. */
+  private loadFailure: AssistError | null = null;
   private readonly focusReturn = new FocusReturn();
   private releaseScroll: (() => void) | null = null;
   private speechBase = '';
@@ -372,14 +375,17 @@ export class AssistSearch extends LitElement {
       this.recentList = this.recent.list();
       const trigger = this.getAttribute('trigger');
       if (trigger && this.triggers.length === 0) {
-        this.triggers = findElements(`<assist-search widget="${client.widgetKey}">`, 'trigger', trigger) ?? [];
+        this.triggers = findElements(`<assist-search widget="${client.widgetKey}">`, 'trigger', trigger, this.baseUrl) ?? [];
         if (this.isConnected) for (const element of this.triggers) element.addEventListener('click', this.onTriggerClick);
       }
       this.config = config;
       this.emit('assist-ready', { config });
       return config;
     } catch (error) {
-      this.emit('assist-error', { error: toAssistError(error) });
+      this.loadFailure = toAssistError(error);
+      if (this.client) explainFailure(this.loadFailure, this.client.widgetKey, this.baseUrl);
+      this.requestUpdate();
+      this.emit('assist-error', { error: this.loadFailure });
       throw error;
     }
   }
@@ -644,7 +650,7 @@ export class AssistSearch extends LitElement {
 
   protected override render(): TemplateResult | typeof nothing {
     const config = this.config;
-    if (!config) return nothing;
+    if (!config) return previewNotice(this.client, this.loadFailure);
     const t = this.strings;
     if (config.variant === 'inline') {
       const empty = this.items.length === 0 && !this.query.trim();
