@@ -11,7 +11,7 @@ import type { AssistChat } from '../../src/components/assist-chat/assist-chat.js
 import type { AssistSearch } from '../../src/components/assist-search/assist-search.js';
 import { createChatWidget } from '../../src/components/assist-chat/index.js';
 import { createClient } from '../../src/client/client.js';
-import { API, FAST_RETRY, WIDGET_KEY, errorBody, rejectionOf, tick, useMockApi, worker } from '../client/support.js';
+import { API, FAST_RETRY, WIDGET_KEY, errorBody, rejectionOf, until, useMockApi, worker } from '../client/support.js';
 
 useMockApi();
 
@@ -30,18 +30,6 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-async function until(check: () => unknown, timeout = 3000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    try {
-      if (check() !== false) return;
-    } catch (error) {
-      if (Date.now() - start > timeout) throw error;
-    }
-    if (Date.now() - start > timeout) throw new Error(`Condition not met: ${check}`);
-    await tick(10);
-  }
-}
 
 const refusedOrigin = () =>
   worker.use(http.get(`${API}/config`, () => HttpResponse.json(errorBody('origin_not_allowed', 'This website is not on the widget\'s list.'), { status: 403 })));
