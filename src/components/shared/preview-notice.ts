@@ -22,5 +22,5 @@ export const previewNoticeStyles = css`
 
 export function previewNotice(client: AssistClient | null, failure: AssistError | null): TemplateResult | typeof nothing {
   if (!failure || !client?.preview) return nothing;
-  return html`<p class="preview-notice" role="alert" part="preview-notice">Assist preview: ${failure.message}</p>`;
+  return html`<p class="preview-notice" role="alert">Assist preview: ${failure.message}</p>`;
 }
