@@ -21,7 +21,7 @@ import { browserLanguages, resolveLocale } from '../core/locale.js';
 import { adoptSessionId, getSessionId } from '../core/session.js';
 import { nextStatus, type ClientStatus, type StatusTransition } from '../core/status.js';
 import { DEFAULT_RETRY, Transport, abortReason, anySignal, invalidResponse, isRecord, parseJsonResponse, readEventStream } from '../core/transport.js';
-import { reportCallbackError } from '../core/warn.js';
+import { explainFailure, reportCallbackError } from '../core/warn.js';
 import type { ServerSentEvent } from '../core/sse.js';
 import { parseChatReply, parseConversation, parseConversationList, parseConversationSummary, parseSearchResponse, parseSummarizeResult } from './parse.js';
 import type { AnswerOperation, AssistClient, CallOptions, ClientEvents, ClientOperation, ClientOptions, PageContext, StreamCallbacks, TrackEventOptions } from './types.js';
@@ -43,6 +43,7 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
   if (!key) {
     throw new AssistError('invalid_key', `The widget key must be "{organisation}/{widget}": two public ids joined by one slash, like "acme/help" (got ${JSON.stringify(widgetKey)}).`);
   }
+  const normalizedKey = `${key.organisation}/${key.widget}`;
   const baseUrl = resolveBaseUrl(options.baseUrl);
   let user = normalizeVisitor(options.user);
   const context = options.context;
@@ -87,6 +88,7 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
   function fail(operation: ClientOperation, error: unknown): AssistError {
     const failure = toAssistError(error);
     if (failure.code !== 'aborted') events.emit('error', { operation, error: failure });
+    explainFailure(failure, normalizedKey, baseUrl);
     return failure;
   }
 
@@ -199,7 +201,8 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
   }
 
   const client: AssistClient = {
-    widgetKey: `${key.organisation}/${key.widget}`,
+    widgetKey: normalizedKey,
+    preview: Boolean(token),
 
     get sessionId() {
       return getSessionId();

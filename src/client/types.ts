@@ -115,6 +115,8 @@ export interface AssistClient {
   readonly widgetKey: string;
   /** The tab's analytics session, created on first use and reused; shared with the beacon. */
   readonly sessionId: string;
+  /** Made with a preview `token` (the in-app preview): the widgets then show why they could not load. */
+  readonly preview: boolean;
   /** The answer status of the latest chat or summarize call. */
   readonly status: ClientStatus;
   /** The current visitor, or null when anonymous. */

@@ -137,3 +137,17 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<any> {
 }
 
 export const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves when `check` passes (does not throw or return false), retrying until it does or `timeout` ms have passed. */
+export async function until(check: () => unknown, timeout = 3000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      if (check() !== false) return;
+    } catch (error) {
+      if (Date.now() - start > timeout) throw error;
+    }
+    if (Date.now() - start > timeout) throw new Error(`Condition not met: ${check}`);
+    await tick(10);
+  }
+}

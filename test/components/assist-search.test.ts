@@ -12,25 +12,11 @@ import type { ClientOptions } from '../../src/client/types.js';
 import { clearConfigCache } from '../../src/core/config-cache.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
-import { API, controlledStream, FAST_RETRY, WIDGET_KEY, encodeEvents, hit, ownStorageKeys, tick, useMockApi, worker, type StreamEvent } from '../client/support.js';
+import { API, controlledStream, FAST_RETRY, WIDGET_KEY, encodeEvents, hit, ownStorageKeys, tick, until, useMockApi, worker, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
 
 const SEARCH_CONFIG: WidgetConfig = { ...defaultConfig('search', 'Docs'), debounce: 30 };
-
-/** Resolves when `check` passes, retrying until it does (or fails after a while). */
-async function until(check: () => unknown, timeout = 3000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    try {
-      if (check() !== false) return;
-    } catch (error) {
-      if (Date.now() - start > timeout) throw error;
-    }
-    if (Date.now() - start > timeout) throw new Error(`Condition not met: ${check}`);
-    await tick(10);
-  }
-}
 
 /** Answers every search with `hitsFor(query)`, numbering queries q_1, q_2… */
 function searchApi(hitsFor: (query: string) => Hit[] = () => [hit(1), hit(2)], wait: (query: string) => number = () => 0) {

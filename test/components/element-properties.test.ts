@@ -10,10 +10,8 @@ import { expect } from '@esm-bundle/chai';
 import { http, HttpResponse } from 'msw';
 import { defaultConfig, type WidgetConfig } from '../../wire/contract.js';
 import '../../src/elements.js';
-import type { AssistChat } from '../../src/components/assist-chat/assist-chat.js';
-import type { AssistSearch } from '../../src/components/assist-search/assist-search.js';
 import { createClient } from '../../src/client/client.js';
-import { API, FAST_RETRY, WIDGET_KEY, chatEvents, hit, sseResponse, tick, useMockApi, worker } from '../client/support.js';
+import { API, FAST_RETRY, WIDGET_KEY, chatEvents, hit, sseResponse, until, useMockApi, worker } from '../client/support.js';
 
 useMockApi();
 
@@ -72,17 +70,27 @@ function setLikeAFramework(element: HTMLElement, name: string, value: unknown): 
   return 'attribute';
 }
 
-async function until(check: () => unknown, timeout = 4000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    try {
-      if (check() !== false) return;
-    } catch (error) {
-      if (Date.now() - start > timeout) throw error;
-    }
-    if (Date.now() - start > timeout) throw new Error(`Condition not met: ${check}`);
-    await tick(10);
+
+/**
+ * Makes `tag` with every documented attribute and property set as a framework sets them (the
+ * properties after the attributes, as JSX and templates list them), listening for `listen` and
+ * `assist-error`, and adds it to the page. `config` is the element's output, not set.
+ */
+async function placeWithEverythingSet<Tag extends 'assist-chat' | 'assist-search'>(tag: Tag, propertyValues: Record<string, unknown>, listen: string) {
+  const { attributes, properties } = await documented(tag);
+  const element = document.createElement(tag);
+  const errors: unknown[] = [];
+  element.addEventListener('assist-error', (event) => errors.push((event as CustomEvent).detail.error));
+  const events: CustomEvent[] = [];
+  element.addEventListener(listen, (event) => events.push(event as CustomEvent));
+  for (const name of attributes) setLikeAFramework(element, name, ATTRIBUTE_VALUES[name]);
+  for (const name of properties.filter((name) => name !== 'config')) {
+    expect(propertyValues, `a value for ${name}`).to.have.property(name);
+    setLikeAFramework(element, name, propertyValues[name]);
   }
+  document.body.append(element);
+  placed.push(element);
+  return { element, errors, events };
 }
 
 const placed: HTMLElement[] = [];
@@ -123,29 +131,20 @@ describe('<assist-search> with every documented attribute and property set as a 
         ]),
       ),
     );
-    const { attributes, properties } = await documented('assist-search');
-    const element = document.createElement('assist-search') as AssistSearch;
-    const errors: unknown[] = [];
-    element.addEventListener('assist-error', (event) => errors.push((event as CustomEvent).detail.error));
-    const searched: CustomEvent[] = [];
-    element.addEventListener('assist-search', (event) => searched.push(event as CustomEvent));
-    for (const name of attributes) setLikeAFramework(element, name, ATTRIBUTE_VALUES[name]);
-    const propertyValues: Record<string, unknown> = {
-      client: createClient(WIDGET_KEY, { baseUrl: location.origin, retry: FAST_RETRY }),
-      options: { variant: 'inline', summary: true, debounce: 20 },
-      input: null,
-      widget: WIDGET_KEY,
-      baseUrl: location.origin,
-      variant: 'inline',
-      box: true,
-      open: false,
-    };
-    for (const name of properties.filter((name) => name !== 'config')) {
-      expect(propertyValues, `a value for ${name}`).to.have.property(name);
-      setLikeAFramework(element, name, propertyValues[name]);
-    }
-    document.body.append(element);
-    placed.push(element);
+    const { element, errors, events: searched } = await placeWithEverythingSet(
+      'assist-search',
+      {
+        client: createClient(WIDGET_KEY, { baseUrl: location.origin, retry: FAST_RETRY }),
+        options: { variant: 'inline', summary: true, debounce: 20 },
+        input: null,
+        widget: WIDGET_KEY,
+        baseUrl: location.origin,
+        variant: 'inline',
+        box: true,
+        open: false,
+      },
+      'assist-search',
+    );
     await until(() => expect(element.config?.summary).to.equal(true));
     const input = element.shadowRoot!.querySelector('input')!;
     input.focus();
@@ -165,29 +164,20 @@ describe('<assist-chat> with every documented attribute and property set as a fr
       http.get(`${API}/config`, () => HttpResponse.json(config)),
       http.post(`${API}/chat`, () => sseResponse(chatEvents())),
     );
-    const { attributes, properties } = await documented('assist-chat');
-    const element = document.createElement('assist-chat') as AssistChat;
-    const errors: unknown[] = [];
-    element.addEventListener('assist-error', (event) => errors.push((event as CustomEvent).detail.error));
-    const messages: CustomEvent[] = [];
-    element.addEventListener('assist-message', (event) => messages.push(event as CustomEvent));
-    for (const name of attributes) setLikeAFramework(element, name, ATTRIBUTE_VALUES[name]);
-    const propertyValues: Record<string, unknown> = {
-      client: createClient(WIDGET_KEY, { baseUrl: location.origin, retry: FAST_RETRY }),
-      user: null,
-      options: { variant: 'inline', greeting: 'Hello from the options' },
-      widget: WIDGET_KEY,
-      baseUrl: location.origin,
-      trigger: '',
-      variant: 'inline',
-      open: false,
-    };
-    for (const name of properties.filter((name) => name !== 'config')) {
-      expect(propertyValues, `a value for ${name}`).to.have.property(name);
-      setLikeAFramework(element, name, propertyValues[name]);
-    }
-    document.body.append(element);
-    placed.push(element);
+    const { element, errors, events: messages } = await placeWithEverythingSet(
+      'assist-chat',
+      {
+        client: createClient(WIDGET_KEY, { baseUrl: location.origin, retry: FAST_RETRY }),
+        user: null,
+        options: { variant: 'inline', greeting: 'Hello from the options' },
+        widget: WIDGET_KEY,
+        baseUrl: location.origin,
+        trigger: '',
+        variant: 'inline',
+        open: false,
+      },
+      'assist-message',
+    );
     await until(() => expect(element.config?.greeting).to.equal('Hello from the options'));
     await element.updateComplete;
     const textarea = element.shadowRoot!.querySelector('textarea')!;

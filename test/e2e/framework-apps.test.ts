@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { baseFixture, startTestServer, type TestServer } from '../server/harness.js';
 import { launchBrowser } from './harness.js';
+import type { RecordedEvent } from '../apps/shared/recorded-event.js';
 
 const run = promisify(execFile);
 const repo = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -38,14 +39,6 @@ const APPS: App[] = [
   { name: 'plain', typecheck: [TSC, '-p', '.'], greeting: 'Hello from TypeScript' },
 ];
 
-interface RecordedEvent {
-  tag: string;
-  type: string;
-  hits?: number;
-  role?: string;
-  text?: string;
-  url?: string;
-}
 
 let server: TestServer;
 let site: Server;

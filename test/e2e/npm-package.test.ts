@@ -233,7 +233,7 @@ test('`npm install` of the widget package brings what the browser runs (Lit, mar
   }
 });
 
-test('`npm install` of the server package brings its database and parser, and its assist-server command serves the API, the script-tag build and the demo', async () => {
+test('`npm install` of the server package brings its database and parser, and its assist-server command serves the API, the script-tag build and the demo (whose widgets take any localhost port)', async () => {
   const tarball = await pack(join(repo, 'packages/server'), project);
   const { folder, packages } = await installIntoEmptyFolder(tarball);
   const server = spawn(join(folder, 'node_modules/.bin/assist-server'), ['start', '--port', '0', '--data', join(folder, 'data')], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -255,6 +255,9 @@ test('`npm install` of the server package brings its database and parser, and it
     const script = await fetch(`${url}/widget/v1/assist.js`);
     assert.equal(script.status, 200);
     assert.equal(await script.text(), readFileSync(join(repo, 'dist/widget/v1/assist.js'), 'utf8'));
+    // The demo's widgets list `localhost:*`: an app on a dev server's port can use them.
+    const fromViteDevServer = await fetch(`${url}/api/v1/demo/widgets/search/config`, { headers: { Origin: 'http://localhost:5173' } });
+    assert.equal(fromViteDevServer.status, 200);
     const demo = await fetch(`${url}/demo/`);
     assert.equal(demo.status, 200);
     assert.match(await demo.text(), /assist\.js/);

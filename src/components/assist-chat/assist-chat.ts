@@ -7,8 +7,9 @@ import { AssistError } from '../../core/errors.js';
 import type { LocalMessage } from '../../core/history.js';
 import type { VisitorInput } from '../../core/identity.js';
 import { isBusy } from '../../core/status.js';
-import { warnOnce } from '../../core/warn.js';
+import { explainFailure, warnOnce } from '../../core/warn.js';
 import type { WidgetMountOptions } from '../../core/widget-handle.js';
+import { previewNotice, previewNoticeStyles } from '../shared/preview-notice.js';
 import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
 import { AnswerFeedback, feedbackStyles } from '../shared/feedback.js';
@@ -133,7 +134,7 @@ const SMALL_SCREEN = '(max-width: 639.98px)';
  * @cssproperty --assist-panel-height - Height of the bubble panel.
  */
 export class AssistChat extends LitElement {
-  static override styles = [themeStyles, markdownStyles, feedbackStyles, chatStyles];
+  static override styles = [themeStyles, markdownStyles, feedbackStyles, chatStyles, previewNoticeStyles];
 
   static override properties = {
     widget: {},
@@ -183,6 +184,8 @@ export class AssistChat extends LitElement {
   /** Follow new text to the bottom until the visitor scrolls up. */
   private stickToBottom = true;
   private loading: Promise<WidgetConfig> | null = null;
+  /** Why the config could not be loaded; shown in preview mode only. */
+  private loadFailure: AssistError | null = null;
   private readonly focusReturn = new FocusReturn();
   private releaseScroll: (() => void) | null = null;
   private speechBase = '';
@@ -308,7 +311,7 @@ export class AssistChat extends LitElement {
       this.strings = await loadStrings(client.resolveLocale(config));
       applyTheme(this, config);
       this.variant = config.variant;
-      if (this.trigger && this.triggers.length === 0) this.triggers = findElements(`<assist-chat widget="${client.widgetKey}">`, 'trigger', this.trigger) ?? [];
+      if (this.trigger && this.triggers.length === 0) this.triggers = findElements(`<assist-chat widget="${client.widgetKey}">`, 'trigger', this.trigger, this.baseUrl) ?? [];
       this.greetingHtml = renderMarkdown(config.greeting);
       const saved = client.history.load();
       this.restore(saved?.messages ?? [], saved?.conversationId ?? null);
@@ -323,7 +326,10 @@ export class AssistChat extends LitElement {
       this.emit('assist-ready', { config });
       return config;
     } catch (error) {
-      this.emit('assist-error', { error: toAssistError(error) });
+      this.loadFailure = toAssistError(error);
+      if (this.client) explainFailure(this.loadFailure, this.client.widgetKey, this.baseUrl);
+      this.requestUpdate();
+      this.emit('assist-error', { error: this.loadFailure });
       throw error;
     }
   }
@@ -586,7 +592,7 @@ export class AssistChat extends LitElement {
 
   protected override render(): TemplateResult | typeof nothing {
     const config = this.config;
-    if (!config) return nothing;
+    if (!config) return previewNotice(this.client, this.loadFailure);
     const t = this.strings;
     const bubble = config.variant === 'bubble';
     const name = config.name || t('chatDefaultName');

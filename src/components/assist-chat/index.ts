@@ -29,7 +29,7 @@ export async function createChatWidget(widgetKey: string, options: ClientOptions
   const elementsOf = (option: 'target' | 'trigger'): Element[] => {
     const selector = options[option];
     if (selector === undefined) return [];
-    const found = findElements(label, option, selector);
+    const found = findElements(label, option, selector, options.baseUrl);
     if (!found) throw new AssistError('invalid_request', `No element matches the ${option} selector "${selector}".`);
     return found;
   };

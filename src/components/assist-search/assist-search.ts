@@ -5,8 +5,9 @@ import { VARIANTS, type Hit, type Source, type WidgetConfig } from '../../../wir
 import { createClient } from '../../client/client.js';
 import type { AssistClient, ClientEvents } from '../../client/types.js';
 import { AssistError, isAssistError } from '../../core/errors.js';
-import { warnOnce } from '../../core/warn.js';
+import { explainFailure, warnOnce } from '../../core/warn.js';
 import type { WidgetMountOptions } from '../../core/widget-handle.js';
+import { previewNotice, previewNoticeStyles } from '../shared/preview-notice.js';
 import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
 import { AnswerFeedback, feedbackStyles } from '../shared/feedback.js';
@@ -151,7 +152,7 @@ function isTyping(event: KeyboardEvent): boolean {
  * @cssproperty --assist-panel-height - Most height of the modal panel and of inline results.
  */
 export class AssistSearch extends LitElement {
-  static override styles = [themeStyles, markdownStyles, feedbackStyles, searchStyles];
+  static override styles = [themeStyles, markdownStyles, feedbackStyles, searchStyles, previewNoticeStyles];
 
   static override properties = {
     widget: {},
@@ -219,6 +220,8 @@ export class AssistSearch extends LitElement {
   private searchRun = 0;
   private searchAbort: AbortController | null = null;
   private loading: Promise<WidgetConfig> | null = null;
+  /** Why the config could not be loaded; shown in preview mode only. */
+  private loadFailure: AssistError | null = null;
   private readonly focusReturn = new FocusReturn();
   private releaseScroll: (() => void) | null = null;
   private speechBase = '';
@@ -443,14 +446,17 @@ export class AssistSearch extends LitElement {
       this.recentList = this.recent.list();
       const trigger = this.getAttribute('trigger');
       if (trigger && this.triggers.length === 0) {
-        this.triggers = findElements(`<assist-search widget="${client.widgetKey}">`, 'trigger', trigger) ?? [];
+        this.triggers = findElements(`<assist-search widget="${client.widgetKey}">`, 'trigger', trigger, this.baseUrl) ?? [];
         if (this.isConnected) for (const element of this.triggers) element.addEventListener('click', this.onTriggerClick);
       }
       this.config = config;
       this.emit('assist-ready', { config });
       return config;
     } catch (error) {
-      this.emit('assist-error', { error: toAssistError(error) });
+      this.loadFailure = toAssistError(error);
+      if (this.client) explainFailure(this.loadFailure, this.client.widgetKey, this.baseUrl);
+      this.requestUpdate();
+      this.emit('assist-error', { error: this.loadFailure });
       throw error;
     }
   }
@@ -739,6 +745,7 @@ export class AssistSearch extends LitElement {
   protected override render(): TemplateResult | typeof nothing {
     const config = this.config;
     const t = this.strings;
+    if (!config && this.loadFailure) return previewNotice(this.client, this.loadFailure);
     // The box takes its place before the config arrives, so the page does not shift when it does.
     if (!config) {
       return this.box && this.isConnected

@@ -37,7 +37,7 @@ export async function createSearchWidget(
   // A selector that matches nothing is reported (naming it) and left out; the modal still
   // works with Ctrl/Cmd+K, an inline search without a place to render fails to mount.
   const elementsOf = (option: 'target' | 'trigger', selector: string | undefined): Element[] =>
-    (selector && findElements(label, option, selector)) || [];
+    (selector && findElements(label, option, selector, baseUrl)) || [];
 
   return {
     async mount() {

@@ -5,22 +5,24 @@
  */
 import { LOCALES, THEMES, type WidgetConfig } from '../../../wire/contract.js';
 import type { WidgetMountOptions } from '../../core/widget-handle.js';
+import { troubleshootingUrl } from '../../core/warn.js';
 
 /**
  * The elements a selector names, or null after logging why there are none. `label` names the
- * widget in the message, e.g. `Assist.chat("acme/help")`.
+ * widget in the message, e.g. `Assist.chat("acme/help")`; `apiOrigin` is where the
+ * troubleshooting page it links to is served.
  */
-export function findElements(label: string, option: 'target' | 'trigger', selector: string): Element[] | null {
+export function findElements(label: string, option: 'target' | 'trigger', selector: string, apiOrigin?: string): Element[] | null {
   let found: Element[];
   try {
     found = [...document.querySelectorAll(selector)];
   } catch {
-    console.error(`[assist] ${label}: the ${option} "${selector}" is not a valid CSS selector.`);
+    console.error(`[assist] ${label}: the ${option} "${selector}" is not a valid CSS selector. See ${troubleshootingUrl('missing-target', apiOrigin)}`);
     return null;
   }
   if (found.length === 0) {
     console.error(
-      `[assist] ${label}: no element matches the ${option} selector "${selector}". Call mount() after the element exists.`,
+      `[assist] ${label}: no element matches the ${option} selector "${selector}". Call mount() after the element exists. See ${troubleshootingUrl('missing-target', apiOrigin)}`,
     );
     return null;
   }

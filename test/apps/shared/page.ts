@@ -4,6 +4,7 @@
  * element dispatched, which the test reads from `window.assistEvents`.
  */
 import { createClient, type AssistClient } from 'assist-widgets';
+import type { RecordedEvent } from './recorded-event.js';
 
 const params = new URLSearchParams(location.search);
 
@@ -16,14 +17,6 @@ export function chatClient(): AssistClient {
   return createClient(CHAT_KEY, { baseUrl: SERVER });
 }
 
-export interface RecordedEvent {
-  tag: string;
-  type: string;
-  hits?: number;
-  role?: string;
-  text?: string;
-  url?: string;
-}
 
 declare global {
   interface Window {
