@@ -8,10 +8,17 @@
     article.querySelector('.note').textContent = 'This document could not be loaded.';
     return;
   }
-  const { markdown, anchors } = await response.json();
+  const { markdown, headings } = await response.json();
   article.innerHTML = Assist.markdown(markdown);
-  article.querySelectorAll('h1, h2, h3, h4, h5, h6').forEach((heading, index) => {
-    if (anchors[index]) heading.id = anchors[index];
+  // Each heading takes the next anchor whose heading text is its own; one without (the title)
+  // takes none and shifts nothing.
+  const plain = (text) => text.replace(/\s+/g, ' ').trim();
+  let next = 0;
+  article.querySelectorAll('h1, h2, h3, h4, h5, h6').forEach((heading) => {
+    const found = headings.findIndex((entry, index) => index >= next && plain(entry.text) === plain(heading.textContent));
+    if (found < 0) return;
+    heading.id = headings[found].anchor;
+    next = found + 1;
   });
   // Relative links between docs (`other.md#part`) open in this reader too.
   article.querySelectorAll('a[href]').forEach((anchor) => {

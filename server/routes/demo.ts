@@ -272,7 +272,7 @@ const docsDir = (context: AppContext) => join(context.demoDir, '..', 'docs');
 
 /**
  * `/demo/docs/NAME` is the reader page for docs/NAME.md, `/demo/docs/NAME.json` its text and
- * heading anchors (the ones search results link to), `/demo/docs/NAME.md` the file itself.
+ * headings with their anchors (the ones search results link to), `/demo/docs/NAME.md` the file itself.
  */
 async function docsResponse(context: AppContext, req: IncomingMessage, relative: string): Promise<DemoResponse> {
   const extension = extname(relative);
@@ -284,8 +284,14 @@ async function docsResponse(context: AppContext, req: IncomingMessage, relative:
   if (extension === '.md') return { type: 'markdown', body: markdown };
   const title = markdownTitle(markdown) ?? name;
   if (extension === '.json') {
-    const anchors = [...new Set(splitSections(markdown, title).flatMap((section) => (section.anchor === null ? [] : [section.anchor])))];
-    return { type: 'json', body: JSON.stringify({ title, markdown, anchors }) };
+    // The anchors search and citations link to, from the same slugger, with the heading each
+    // belongs to: the reader matches headings by text, since a heading that repeats the title
+    // has no anchor and would shift a match by position.
+    const headings = new Map<string, { text: string; anchor: string }>();
+    for (const section of splitSections(markdown, title)) {
+      if (section.anchor !== null && !headings.has(section.anchor)) headings.set(section.anchor, { text: section.heading, anchor: section.anchor });
+    }
+    return { type: 'json', body: JSON.stringify({ title, markdown, headings: [...headings.values()] }) };
   }
   const template = await readDemoFile(context, 'doc.html');
   if (template === undefined) return notFoundPage();

@@ -223,6 +223,40 @@ describe('context', () => {
   });
 });
 
+describe('sendFeedback', () => {
+  let originalBeacon: typeof navigator.sendBeacon;
+  beforeEach(() => {
+    originalBeacon = navigator.sendBeacon;
+  });
+  afterEach(() => {
+    navigator.sendBeacon = originalBeacon;
+  });
+
+  it('sends a feedback event for a summary’s answerId (from the stream’s meta), with the trimmed comment', async () => {
+    const beacons: Blob[] = [];
+    navigator.sendBeacon = (_url: string | URL, body?: BodyInit | null) => (beacons.push(body as Blob), true);
+    const events = 'event: meta\ndata: {"answerId":"a_sum"}\n\nevent: token\ndata: {"delta":"Hi"}\n\nevent: done\ndata: {"summarized":true,"text":"Hi","sources":[]}\n\n';
+    worker.use(http.post(`${API}/summarize`, () => new HttpResponse(events, { headers: { 'Content-Type': 'text/event-stream' } })));
+    const client = createClient(WIDGET_KEY);
+    const result = await client.summarize('x', { onToken: () => undefined });
+    expect(result.answerId).to.equal('a_sum');
+    expect(client.sendFeedback(result.answerId!, 'unhelpful', '  Too short  ')).to.equal(undefined);
+    client.sendFeedback('a_chat', 'helpful');
+    const sent = await Promise.all(beacons.map(async (body) => JSON.parse(await body.text()).events[0]));
+    expect(sent.map((event) => ({ name: event.name, props: event.props }))).to.deep.equal([
+      { name: 'feedback', props: { answerId: 'a_sum', value: 'unhelpful', comment: 'Too short' } },
+      { name: 'feedback', props: { answerId: 'a_chat', value: 'helpful' } },
+    ]);
+  });
+
+  it('throws invalid_request at once on a missing answer id, another value or a comment over 1,000 characters', () => {
+    const client = createClient(WIDGET_KEY);
+    for (const call of [() => client.sendFeedback('', 'helpful'), () => client.sendFeedback('a_1', 'meh' as 'helpful'), () => client.sendFeedback('a_1', 'unhelpful', 'x'.repeat(1001))]) {
+      expect(call).to.throw(AssistError).with.property('code', 'invalid_request');
+    }
+  });
+});
+
 describe('trackEvent', () => {
   let originalBeacon: typeof navigator.sendBeacon;
   beforeEach(() => {

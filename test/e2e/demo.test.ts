@@ -71,6 +71,37 @@ test('every demo page loads under its strict CSP with no console error, and show
   }
 });
 
+test('at 375 px no demo page scrolls sideways, and the launcher and the modal’s close button are on screen', async () => {
+  for (const [path, widget] of [...PAGES, ['docs/identity', 'assist-chat'] as [string, string]]) {
+    const { page, context } = await e2e.newPage({ viewport: { width: 375, height: 700 } });
+    await page.goto(demo + path);
+    if (widget) await page.locator(widget).waitFor({ state: 'attached', timeout: 10_000 });
+    await page.waitForTimeout(300);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `/demo/${path} is ${width} px wide at 375 px`);
+    const inView = async (selector: string) => {
+      const box = await page.locator(selector).boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 375, `${selector} on /demo/${path} is on screen: ${JSON.stringify(box)}`);
+    };
+    if (path === 'chat-bubble.html') await inView('assist-chat [part="launcher"]');
+    if (path === 'search-modal.html') {
+      await page.locator('assist-search [part="box"]').click();
+      await inView('assist-search [part="close-button"]');
+    }
+    await context.close();
+  }
+});
+
+test('the docs reader opens a cited section on its own heading', async () => {
+  const { page, context } = await e2e.newPage();
+  await page.goto(demo + 'docs/identity#python');
+  await page.locator('#python').waitFor({ timeout: 10_000 });
+  assert.equal((await page.locator('#python').textContent())?.trim(), 'Python');
+  assert.equal((await page.locator('#node').textContent())?.trim(), 'Node');
+  assert.equal(await page.locator('h1').first().getAttribute('id'), null);
+  await context.close();
+});
+
 test('the overview links every mode, and each link opens a page', async () => {
   const { page, context } = await e2e.newPage();
   await page.goto(demo);

@@ -17,7 +17,8 @@ before(async () => {
   const fixture = baseFixture();
   const find = fixture.organisations[0]!.widgets.find((widget) => widget.id === 'find')!;
   find.websites.push('127.0.0.1');
-  Object.assign(find, { config: { summary: true, debounce: 150 } });
+  Object.assign(find, { config: { summary: true, debounce: 150, suggestions: ['How do I change the accent colour?'] } });
+  fixture.organisations[0]!.widgets.find((widget) => widget.id === 'help')!.websites.push('127.0.0.1');
   e2e = await startE2E({ fixture });
 });
 after(() => e2e.close());
@@ -91,5 +92,73 @@ test('the inline variant on an existing input shows results right after it, as a
   await page.locator('#q').press('ArrowDown');
   assert.equal(await page.locator('#q').getAttribute('aria-activedescendant'), await option.getAttribute('id'));
   assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(errors, []);
+});
+
+/** Waits for the server to hold what `query` selects (events arrive by beacon, a moment later). */
+async function eventually<Row>(query: () => Promise<Row[]>, ready: (rows: Row[]) => boolean): Promise<Row[]> {
+  let rows: Row[] = [];
+  for (let attempt = 0; attempt < 50; attempt++) {
+    rows = await query();
+    if (ready(rows)) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return rows;
+}
+
+test('Ask AI: Enter on the first option closes the search, the chat answers the query, and its rating reaches the server', async () => {
+  const { page, errors } = await openPage(`<main><h1>Host</h1><p>Content.</p></main>
+    <script>Assist.search('acme/find', { chat: 'acme/help' }).mount();</script>`);
+  await page.waitForFunction(() => document.querySelector('assist-search')?.shadowRoot?.querySelector('dialog'));
+  await page.keyboard.press('Control+k');
+  const input = page.locator('assist-search input[role="combobox"]');
+  await input.waitFor();
+  // The empty modal offers the widget's suggested questions.
+  assert.deepEqual(await page.locator('assist-search [role="option"]').allTextContents().then((texts) => texts.map((text) => text.trim())), ['How do I change the accent colour?']);
+  await input.pressSequentially('install');
+  const ask = page.locator('assist-search [part~="ask"]');
+  await ask.waitFor();
+  assert.equal((await ask.textContent())?.trim(), 'Ask AI: install');
+  await page.locator('assist-search [part="result"]').first().waitFor();
+  assert.equal(await page.locator('assist-search [role="option"]').first().getAttribute('part'), 'ask');
+  await input.press('Enter');
+
+  await page.locator('assist-chat [part="panel"]:not([hidden])').waitFor();
+  assert.equal(await page.locator('assist-search dialog').evaluate((dialog) => (dialog as HTMLDialogElement).open), false);
+  assert.equal((await page.locator('assist-chat .message.user').first().textContent())?.trim(), 'install');
+  const feedback = page.locator('assist-chat [part="feedback"]').last();
+  await feedback.waitFor({ timeout: 30_000 });
+  await feedback.getByRole('button', { name: 'Not helpful' }).click();
+  await feedback.getByRole('textbox').fill('It skips the proxy case');
+  await feedback.getByRole('textbox').press('Enter');
+
+  const rows = await eventually(
+    () =>
+      e2e.server.db.query<{ value: string; comment: string | null; kind: string; rater: string; asker: string }>(
+        `SELECT f.value, f.comment, a.kind, f.session_id AS rater, a.session_id AS asker FROM answer_feedback f JOIN answers a ON a.id = f.answer_id WHERE f.widget_id = 'help'`,
+      ),
+    (found) => found[0]?.comment === 'It skips the proxy case',
+  );
+  assert.equal(rows.length, 1);
+  assert.deepEqual({ ...rows[0], rater: undefined, asker: undefined }, { value: 'unhelpful', comment: 'It skips the proxy case', kind: 'chat', rater: undefined, asker: undefined });
+  assert.equal(rows[0]!.rater, rows[0]!.asker);
+  assert.deepEqual(errors, []);
+});
+
+test('a finished summary is rated helpful, and the rating reaches the server for that summary', async () => {
+  const { page, errors } = await openPage(`<script>Assist.search('acme/find').mount();</script>`);
+  await page.waitForFunction(() => document.querySelector('assist-search')?.shadowRoot?.querySelector('dialog'));
+  await page.keyboard.press('Control+k');
+  await page.locator('assist-search input[role="combobox"]').pressSequentially('accent colour');
+  const feedback = page.locator('assist-search [part="summary"] [part="feedback"]');
+  await feedback.waitFor({ timeout: 30_000 });
+  await feedback.getByRole('button', { name: 'Helpful', exact: true }).click();
+  const rows = await eventually(
+    () => e2e.server.db.query<{ value: string; kind: string; question: string }>(
+      `SELECT f.value, a.kind, a.question FROM answer_feedback f JOIN answers a ON a.id = f.answer_id WHERE f.widget_id = 'find'`,
+    ),
+    (found) => found.length > 0,
+  );
+  assert.deepEqual(rows, [{ value: 'helpful', kind: 'summary', question: 'accent colour' }]);
   assert.deepEqual(errors, []);
 });

@@ -209,7 +209,15 @@ describe('the demo routes', () => {
     const json = JSON.parse((await get(`/demo/docs/${name}.json`)).text);
     assert.equal(json.title, title);
     assert.equal(json.markdown, markdown);
-    assert.ok(Array.isArray(json.anchors) && json.anchors.length === new Set(json.anchors).size, 'one anchor per heading');
+    const anchors = json.headings.map((heading: { anchor: string }) => heading.anchor);
+    assert.ok(anchors.length > 0 && anchors.length === new Set(anchors).size, 'one anchor per heading');
+    // The anchors search results link to, each with its heading, the title's excepted.
+    const identity = JSON.parse((await get('/demo/docs/identity.json')).text);
+    assert.deepEqual(identity.headings.slice(0, 3), [
+      { text: 'How the hash is made', anchor: 'how-the-hash-is-made' },
+      { text: 'Node', anchor: 'node' },
+      { text: 'Python', anchor: 'python' },
+    ]);
     assert.equal((await get(`/demo/docs/${name}.md`)).text, markdown);
     assert.equal((await get('/demo/docs/nothing-by-this-name')).status, 404);
     assert.equal((await get('/demo/docs/..%2F..%2Fpackage')).status, 404);

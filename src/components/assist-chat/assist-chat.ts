@@ -200,6 +200,7 @@ export class AssistChat extends LitElement {
     this.config = null;
     this.view = 'chat';
     this.draft = '';
+    this.clientState.prepareTokens = () => this.entries.at(-1)?.answer?.prepare();
   }
 
   /**

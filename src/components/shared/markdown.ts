@@ -195,6 +195,12 @@ export class StreamingMarkdown {
     return this.tailHtmlValue;
   }
 
+  /** Renders the text that arrived since the last rendering now, so reading the HTML next costs nothing. */
+  prepare(): this {
+    this.refresh();
+    return this;
+  }
+
   /** The whole rendering: finished blocks, then the tail. */
   get html(): string {
     this.refresh();
