@@ -239,7 +239,7 @@ export class AssistSearch extends LitElement {
     this.open = false;
     this.config = null;
     this.query = '';
-    this.status.prepareTokens = () => this.summary.prepare();
+    this.status.prepareTokens = () => this.summaryMarkdown.prepare();
   }
 
   /**
