@@ -253,7 +253,8 @@ function readAnchors(html: string): PageAnchors {
     {
       onopentag(name, attributes) {
         if (attributes.id) ids.add(attributes.id);
-        if (attributes.name) ids.add(attributes.name);
+        // Browsers scroll to `<a name>` too; other elements' names (`<meta name>`) are no anchors.
+        if (name === 'a' && attributes.name) ids.add(attributes.name);
         if (name === 'pre' && preDepth++ === 0) pre = '';
       },
       ontext(text) {
