@@ -244,7 +244,7 @@ interface PageAnchors {
 /** Trailing line breaks are not part of a code block: a fence cannot hold them. */
 const codeText = (text: string) => text.replace(/\n+$/, '');
 
-function readAnchors(html: string): PageAnchors {
+export function readAnchors(html: string): PageAnchors {
   const ids = new Set<string>();
   const preBlocks = new Set<string>();
   let preDepth = 0;
@@ -253,7 +253,8 @@ function readAnchors(html: string): PageAnchors {
     {
       onopentag(name, attributes) {
         if (attributes.id) ids.add(attributes.id);
-        if (attributes.name) ids.add(attributes.name);
+        // Browsers scroll to `<a name>` too; other elements' names (`<meta name>`) are no anchors.
+        if (name === 'a' && attributes.name) ids.add(attributes.name);
         if (name === 'pre' && preDepth++ === 0) pre = '';
       },
       ontext(text) {
@@ -391,8 +392,8 @@ const fold = (text: string) => text.toLowerCase().replace(/\s+/g, ' ');
 /** The contents of the fenced code blocks of a markdown answer. */
 export function fencedBlocks(markdown: string): string[] {
   const blocks: string[] = [];
-  const fence = /^ {0,3}(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n? {0,3}\1[`~]*[ \t]*$/gm;
-  for (const match of markdown.matchAll(fence)) blocks.push(codeText(match[2]!));
+  const fence = /^ {0,3}(`{3,}|~{3,})[^\n]*\n(?:([\s\S]*?)\n)? {0,3}\1[`~]*[ \t]*$/gm;
+  for (const match of markdown.matchAll(fence)) blocks.push(codeText(match[2] ?? ''));
   return blocks;
 }
 

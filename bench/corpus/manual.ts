@@ -1,20 +1,18 @@
 /**
- * The benchmark corpus: the PostgreSQL 15 manual as Debian ships it (`postgresql-doc-15`,
- * about 1,170 HTML pages). Installed with apt-get when missing; the benchmark says so
- * plainly and stops when it cannot be.
+ * The PostgreSQL 15 manual as Debian ships it (`postgresql-doc-15`, about 1,170 HTML pages),
+ * read from disk as the seed of the generated corpora of search speed (bench/corpus/generate.ts).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPage } from '../../server/content/read.js';
+import { CORPORA, ensureCorpus } from './docs.js';
 
-export const MANUAL_PACKAGE = 'postgresql-doc-15';
-export const MANUAL_DIR = '/usr/share/doc/postgresql-doc-15/html';
+export const MANUAL_DIR = CORPORA.postgres.folder;
 /** Pages get this base url, so a hit's url ends with the manual's file name. */
-export const MANUAL_BASE_URL = 'https://www.postgresql.org/docs/15/';
+export const MANUAL_BASE_URL = CORPORA.postgres.baseUrl;
 
 export interface ManualPage {
-  /** The file name, e.g. `sql-vacuum.html`: what the judgments name. */
+  /** The file name, e.g. `sql-vacuum.html`. */
   file: string;
   url: string;
   title: string;
@@ -24,24 +22,7 @@ export interface ManualPage {
 
 /** Makes sure the manual is on disk, installing the Debian package when it is not. */
 export function ensureManual(log: (line: string) => void = console.log): void {
-  if (hasManual()) return;
-  log(`The benchmark corpus (${MANUAL_DIR}) is missing; installing ${MANUAL_PACKAGE} with apt-get…`);
-  try {
-    const asRoot = process.getuid?.() === 0;
-    const command = asRoot ? 'apt-get' : 'sudo';
-    const args = asRoot ? ['install', '-y', MANUAL_PACKAGE] : ['-n', 'apt-get', 'install', '-y', MANUAL_PACKAGE];
-    execFileSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  } catch (error) {
-    throw new Error(
-      `Could not install ${MANUAL_PACKAGE} (${(error as Error).message.split('\n')[0]}). ` +
-        `Install it by hand (as root: apt-get install -y ${MANUAL_PACKAGE}) and run the benchmark again.`,
-    );
-  }
-  if (!hasManual()) throw new Error(`${MANUAL_PACKAGE} is installed but ${MANUAL_DIR} holds no HTML pages.`);
-}
-
-function hasManual(): boolean {
-  return existsSync(MANUAL_DIR) && readdirSync(MANUAL_DIR).some((file) => file.endsWith('.html'));
+  ensureCorpus(CORPORA.postgres, log);
 }
 
 /** Every page of the manual, in file name order. */
@@ -62,9 +43,4 @@ export function readManual(): ManualPage[] {
  */
 function withoutNavigation(html: string): string {
   return html.replace(/<div class="nav(?:header|footer)">[\s\S]*?<\/div>/g, '');
-}
-
-/** The manual file name a url points at, without any fragment. */
-export function fileOf(url: string): string {
-  return url.slice(url.lastIndexOf('/') + 1).split('#')[0]!;
 }
