@@ -130,7 +130,7 @@ export async function runAnswerLatency({ runs = 50, pages = 300, log = (line: st
   );
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', 'memory', '--fixture', fixturePath, '--rate-limit', '0'],
+    ['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', 'memory', '--fixture', fixturePath, '--rate-limit', '0', '--search-rate-limit', '0'],
     { cwd: join(dirname(fileURLToPath(import.meta.url)), '..'), env: { ...process.env, ASSIST_EMBEDDED_TOKEN_DELAY_MS: '0', ASSIST_LLM_BASE_URL: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));

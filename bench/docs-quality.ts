@@ -54,6 +54,7 @@ import {
   type Corpus,
   type CorpusId,
   type JudgedQuery,
+  UNLIMITED,
 } from './corpus/docs.js';
 import { percentile } from './figures.js';
 import type { Goal } from './server.js';
@@ -450,7 +451,7 @@ export async function runDocsQuality(options: DocsQualityOptions = {}): Promise<
   const scratch = mkdtempSync(join(tmpdir(), 'assist-bench-docs-'));
   const fixturePath = join(scratch, 'fixture.json');
   writeFileSync(fixturePath, JSON.stringify(fixture(corpora)));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', fixture: fixturePath, rateLimit: 0 }, () => {});
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', fixture: fixturePath, rateLimit: 0, limits: UNLIMITED }, () => {});
   try {
     const reports: CorpusReport[] = [];
     for (const id of corpora) {

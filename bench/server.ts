@@ -33,6 +33,7 @@ import { startServer } from '../server/main.js';
 import { optimiseEmbeddedDatabase } from '../server/store/db.js';
 import { runAnswerLatency, type LatencyReport } from './answer-latency.js';
 import { docsGoals, runDocsQuality, type DocsQualityReport } from './docs-quality.js';
+import { UNLIMITED } from './corpus/docs.js';
 import { ensureManual, MANUAL_BASE_URL, MANUAL_DIR } from './corpus/manual.js';
 import { runSearchSpeed, type SpeedReport } from './search-speed.js';
 
@@ -92,7 +93,7 @@ export async function runIngestion(pages = INGESTED_PAGES, log: (line: string) =
     }),
   );
   const server = await startServer(
-    { port: 0, host: '127.0.0.1', dataDir: join(scratch, 'data'), fixture, rateLimit: 0 },
+    { port: 0, host: '127.0.0.1', dataDir: join(scratch, 'data'), fixture, rateLimit: 0, limits: UNLIMITED },
     () => {},
   );
   try {

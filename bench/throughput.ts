@@ -170,7 +170,7 @@ export async function runThroughputBench(options: { seconds?: number; concurrenc
     path: '/api/v1/acme/widgets/find/search',
     body: JSON.stringify({ query, limit: 10 }),
   }));
-  const serverArgs = (data: string, fixture: string) => [CLI, 'start', '--port', '0', '--data', data, '--fixture', fixture, '--rate-limit', '0'];
+  const serverArgs = (data: string, fixture: string) => [CLI, 'start', '--port', '0', '--data', data, '--fixture', fixture, '--rate-limit', '0', '--search-rate-limit', '0', '--events-rate-limit', '0'];
   let smallRss = Number.NaN;
   try {
     // On disk like the 100,000-page database, so the memory figures compare.

@@ -126,3 +126,6 @@ export function loadQuestionSet(corpus: CorpusId): { file: string; set: Question
   }
   return undefined;
 }
+
+/** A benchmark is one client sending as fast as it can: no per-address rate or stream limits. */
+export const UNLIMITED = { searchRateLimit: 0, eventsRateLimit: 0, maxStreams: 0, maxStreamsPerClient: 0 };
