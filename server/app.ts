@@ -15,7 +15,7 @@ import type { ServerLimits } from './options.js';
 
 export interface AppOptions {
   db: Db;
-  /** Bearer token of the admin API; without it (and without one the server made, see admin-token.ts) the admin API is off. */
+  /** Bearer token of the admin API; without it (and without one the server made, see store/admin-tokens.ts) the admin API is off. */
   adminToken?: string;
   /** Chat and summarize requests per minute per widget and client address; 0 is no limit. */
   rateLimit: number;

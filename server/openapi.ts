@@ -298,8 +298,8 @@ const securitySchemes: Record<string, SecurityScheme> = {
     type: 'http',
     scheme: 'bearer',
     description:
-      "The server's admin token (`--admin-token` / `ASSIST_ADMIN_TOKEN`): `Authorization: Bearer <token>`. Without one configured, the " +
-      'admin API does not exist and its paths answer 404.',
+      "The server's admin token (`--admin-token-file` / `ASSIST_ADMIN_TOKEN`, or the one-time token the demo's first start printed): " +
+      '`Authorization: Bearer <token>`. Without any, the admin API does not exist and its paths answer 404.',
   },
   websiteOrigin: {
     type: 'apiKey',
@@ -1067,8 +1067,8 @@ function adminOperation(
     operationId,
     summary,
     description:
-      `${spec.description ? `${spec.description}\n\n` : ''}Admin API: authorised with the server's admin token. Without \`--admin-token\` ` +
-      'the admin API is off and answers 404. The same operation as the `assist-server` command line.',
+      `${spec.description ? `${spec.description}\n\n` : ''}Admin API: authorised with the server's admin token. Without one ` +
+      '(`--admin-token-file`, `ASSIST_ADMIN_TOKEN`, or the demo\'s one-time token) the admin API is off and answers 404. The same operation as the `assist-server` command line.',
     tags: ['Admin'],
     security: ADMIN,
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
@@ -1151,12 +1151,13 @@ const paths: Record<string, PathItem> = {
       summary: 'Search the widget\'s sources',
       description:
         'Hits are sections of pages, best first. A typo still finds the page and the last word matches as a prefix. Only the widget\'s ' +
-        'sources are searched. When the request has no `sessionId`, the server makes one and returns it.',
+        'sources are searched. When the request has no `sessionId`, the server makes one and returns it. Rate-limited per widget and ' +
+        'client address (`--search-rate-limit`, shared by every server on one database).',
       type: 'search',
       permission: '`search`',
       requestBody: body(ref('SearchRequest')),
       responses: { '200': ok('The hits.', ref('SearchResponse'), CORS_HEADERS) },
-      errors: ['invalid_request', ...WRITE_ERRORS],
+      errors: ['invalid_request', 'rate_limited', ...WRITE_ERRORS],
     }),
   },
   [`${WIDGET}/summarize`]: {
@@ -1166,7 +1167,8 @@ const paths: Record<string, PathItem> = {
         'Spends one answer credit when a summary is produced. With no credits left the answer is `{ summarized: false, text: "", sources: [] }` ' +
         '(200, not 402), and nothing is summarised when the search finds nothing. ' +
         'A credit is returned when the answer did not complete and none of its text reached the client (in JSON mode, none does before the reply), and for a summary with nothing to summarise. Streams with `Accept: text/event-stream`. Rate-limited per widget and client address (`--rate-limit`); the rate limit is ' +
-        'checked before the body.',
+        'checked before the body. Beyond the answers a client address (`--max-streams-per-client`) or the server (`--max-streams`) ' +
+        'has in progress at once: 429 with `Retry-After: 5`.',
       type: 'search',
       permission: '`summarize`',
       parameters: [param('accept')],
@@ -1183,7 +1185,8 @@ const paths: Record<string, PathItem> = {
         'answer credit, atomically (N parallel requests against k credits give exactly k answers); at zero credits the answer is 402 ' +
         '`credits_exhausted` before any streaming, with `hits` to fall back to. A credit is returned when the answer did not complete and none of its text reached the client (in JSON mode, none does before the reply), and for a summary with nothing to summarise. In JSON mode an answer that fails is 500 ' +
         '`internal` with a message safe to show; in a stream it is an `error` event. Streams with `Accept: text/event-stream`. ' +
-        'Rate-limited per widget and client address (`--rate-limit`). When the request has no `sessionId`, the server makes one.',
+        'Rate-limited per widget and client address (`--rate-limit`); beyond the answers a client address (`--max-streams-per-client`) ' +
+        'or the server (`--max-streams`) has in progress at once, 429 with `Retry-After: 5`. When the request has no `sessionId`, the server makes one.',
       type: 'chatbot',
       permission: '`chat`',
       parameters: [param('accept')],
@@ -1197,7 +1200,11 @@ const paths: Record<string, PathItem> = {
       summary: 'Report analytics events (clicks and answer feedback)',
       description:
         `The body may be \`application/json\` or \`text/plain\` holding JSON (what \`navigator.sendBeacon\` sends without a preflight); at ` +
-        `most ${LIMITS.events / 1024} KiB. Events join the session of \`sessionId\`; \`queryId\` ties a click to its search. A \`feedback\` rates an answer this session received (one rating per answer; a later one replaces it); feedback on any other answer refuses the whole body with 400.`,
+        `most ${LIMITS.events / 1024} KiB. Events join the session of \`sessionId\`; \`queryId\` ties a click to its search. ` +
+        'A `feedback` rates an answer this session received (one rating per answer; a later one replaces it); feedback on any other ' +
+        'answer refuses the whole body with 400. ' +
+        'Rate-limited per widget and client address (`--events-rate-limit`). Beyond its organisation\'s `eventsPerDay` (UTC) events are ' +
+        'still answered 202 but dropped and counted, never stored; a `ts` must lie in the years 1 to 9999.',
       type: 'both',
       permission: '`search`, `chat` or `summarize` (any one)',
       requestBody: {
@@ -1208,7 +1215,7 @@ const paths: Record<string, PathItem> = {
         },
       },
       responses: { '202': { description: 'Accepted; empty body.', headers: CORS_HEADERS } },
-      errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type'],
+      errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'rate_limited'],
     }),
   },
   [`${WIDGET}/conversations`]: {

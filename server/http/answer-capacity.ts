@@ -20,11 +20,12 @@ import { clientAddress } from './rate-limit.js';
 export const ANSWER_SLOT_RETRY_SECONDS = 5;
 
 /**
- * Answer queries running at once: PGlite runs one query at a time anyway, so two keep it busy
- * while leaving the next place in line to others; PostgreSQL's pool has 10 connections, and
- * the lane leaves half of them to other requests.
+ * Answer queries running at once. PGlite runs one query at a time on this very thread, so
+ * one keeps it busy and puts at most one answer query ahead of anything else. On
+ * PostgreSQL two keep the database working on answers while leaving most of the pool's 10
+ * connections, and the database server's processor, to other requests.
  */
-export const ANSWER_DB_CONCURRENCY = { pglite: 1, postgres: 5 } as const;
+export const ANSWER_DB_CONCURRENCY = { pglite: 1, postgres: 2 } as const;
 
 /** Runs work with at most `limit` at once, in arrival order. */
 export class Gate {

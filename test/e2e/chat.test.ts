@@ -96,6 +96,29 @@ test('a bubble panel under a strict CSP is styled and reports no violation', asy
   assert.deepEqual(errors, []);
 });
 
+for (const [name, policies] of [
+  ['enforces Trusted Types', ''],
+  ['enforces Trusted Types and allows only the documented policies', "; trusted-types assist lit-html dompurify"],
+] as const) {
+  test(`a streamed answer renders and is announced on a page that ${name}`, async () => {
+    const path = `/trusted-types${policies ? '-named' : ''}`;
+    const url = chatPage(path, 'acme/help', {}, 'n0nce');
+    e2e.site.headers.set(path, {
+      'Content-Security-Policy': `script-src 'nonce-n0nce' ${e2e.server.url}; connect-src ${e2e.server.url}; require-trusted-types-for 'script'${policies}`,
+    });
+    const { page, errors } = await e2e.newPage();
+    await page.goto(url);
+    assert.equal(await page.evaluate(() => 'trustedTypes' in window), true, 'the browser has Trusted Types');
+    await ask(page, 'How do I install the widget?');
+    const answer = page.locator('assist-chat .assistant').last();
+    await answer.getByRole('button', { name: en.chatCopy }).waitFor();
+    assert.match(await answer.locator('.markdown').innerText(), /script tag/);
+    // The answer is announced when done: its text read from the rendered HTML through the `assist` policy.
+    await page.waitForFunction(() => /script tag/.test(document.querySelector('assist-chat')?.shadowRoot?.querySelector('[aria-live]')?.textContent ?? ''));
+    assert.deepEqual(errors, []);
+  });
+}
+
 test('an organisation without credits gets the kind message and the search results instead', async () => {
   const { page } = await e2e.newPage();
   await page.goto(chatPage('/broke', 'other/bot'));

@@ -70,6 +70,13 @@ const cases: { websites: string[]; origin: string | undefined; allowed: boolean;
   { websites: ['example.com'], origin: 'https://example.com/path', allowed: false, why: 'a path is not a browser origin' },
   { websites: ['example.com'], origin: 'https://example.com:443', allowed: false, why: 'browsers never send the default port' },
   { websites: ['example.com'], origin: 'https://example.com, https://evil.test', allowed: false, why: 'a list of origins' },
+  // Origins no browser sends.
+  { websites: ['example.com'], origin: 'https://example.com:0', allowed: false, why: 'port 0' },
+  { websites: ['example.com:0'], origin: 'https://example.com:0', allowed: false, why: 'port 0, even when listed' },
+  { websites: ['*.acme.test'], origin: 'https://*.acme.test', allowed: false, why: 'a literal * is no subdomain' },
+  { websites: ['*.acme.test'], origin: 'https://a.*.acme.test', allowed: false, why: 'a * label deeper down' },
+  { websites: ['*.acme.test'], origin: 'https://a..acme.test', allowed: false, why: 'an empty label' },
+  { websites: ['*.com'], origin: 'https://example.com', allowed: false, why: 'a wildcard needs two labels under it' },
   // Case.
   { websites: ['example.com'], origin: 'https://EXAMPLE.COM', allowed: true, why: 'host names are case-insensitive' },
   { websites: ['Example.COM'], origin: 'https://example.com', allowed: true, why: 'entries are case-insensitive' },
@@ -194,5 +201,45 @@ describe('through the config route and CORS', () => {
     const response = await server.request('GET', '/api/v1/me', { origin: 'https://acme.test', token: 'ak_test_all' });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('access-control-allow-origin'), null);
+  });
+});
+
+describe('website entries and avatars a widget may be given', () => {
+  const ADMIN = 'admin-token-for-origin-tests';
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ fixture: baseFixture(), adminToken: ADMIN });
+  });
+  after(() => server?.stop());
+
+  const createWidget = (id: string, extra: Record<string, unknown>) =>
+    server.request('POST', '/api/v1/admin/organisations/acme/widgets', { token: ADMIN, body: { id, type: 'chatbot', sources: ['docs'], ...extra } });
+
+  for (const entry of ['*.com', '*.localhost', 'example.com:0', 'a..example.com', '*']) {
+    test(`the website entry "${entry}" is 400 in the admin API and in a fixture`, async () => {
+      const response = await createWidget('loose', { websites: [entry] });
+      assertError(response, 400, 'invalid_request');
+      assert.match(response.json.error.message, /websites/);
+      const fixture = baseFixture();
+      fixture.organisations[0]!.widgets[0]!.websites = [entry];
+      await assert.rejects(startTestServer({ fixture }), /websites/);
+    });
+  }
+
+  test('"*.example.com" and "example.co.uk" are fine', async () => {
+    assert.equal((await createWidget('fine', { websites: ['*.example.com', 'example.co.uk', 'localhost:5173'] })).status, 201);
+  });
+
+  for (const avatar of ['//evil.test/pixel.png', '/\\evil.test/pixel.png', 'http://acme.test/bot.png', 'javascript:alert(1)', 'bot.png', 'https:/bot.png']) {
+    test(`the avatar ${avatar} is 400 naming config.avatar`, async () => {
+      const response = await createWidget('pictured', { config: { avatar } });
+      assertError(response, 400, 'invalid_request');
+      assert.match(response.json.error.message, /config\.avatar/);
+    });
+  }
+
+  test('an absolute https avatar and a path on the page\'s own site are fine', async () => {
+    assert.equal((await createWidget('pictured-a', { config: { avatar: 'https://cdn.acme.test/bot.png' } })).status, 201);
+    assert.equal((await createWidget('pictured-b', { config: { avatar: '/images/bot.png' } })).status, 201);
   });
 });

@@ -17,7 +17,7 @@ import { webUrl } from '../shared/links.js';
 import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
 import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
-import { StreamingMarkdown, renderMarkdown } from '../shared/markdown.js';
+import { StreamingMarkdown, renderMarkdown, trustedHtml } from '../shared/markdown.js';
 import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
 import { SpeechInput, speechInputSupported } from '../shared/speech.js';
 import { applyTheme, markdownStyles, themeStyles } from '../shared/theme.js';
@@ -771,7 +771,12 @@ export class AssistChat extends LitElement {
 /** The text of rendered (sanitised) HTML, for announcing an answer. */
 function plainText(html: string): string {
   const template = document.createElement('template');
-  template.innerHTML = html;
+  try {
+    template.innerHTML = trustedHtml(html);
+  } catch {
+    // A page enforcing Trusted Types that does not allow our policy: the tags' text is enough to announce.
+    return html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  }
   return template.content.textContent?.trim() ?? '';
 }
 

@@ -96,6 +96,55 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+/** The part of the Trusted Types API used here (TypeScript's DOM types do not have it). */
+interface HtmlPolicy {
+  createHTML(input: string): unknown;
+}
+interface TrustedTypesFactory {
+  createPolicy(name: string, rules: { createHTML(input: string): string }): HtmlPolicy;
+}
+
+/**
+ * The widgets' Trusted Types policy. On a page that enforces Trusted Types
+ * (`require-trusted-types-for 'script'`) and names the policies it allows (`trusted-types`),
+ * `assist` must be among them, beside `lit-html` and `dompurify` (docs/security.md).
+ */
+export const TRUSTED_TYPES_POLICY = 'assist';
+
+let htmlPolicy: HtmlPolicy | null | undefined;
+
+function getHtmlPolicy(): HtmlPolicy | null {
+  if (htmlPolicy !== undefined) return htmlPolicy;
+  const factory = (globalThis as { trustedTypes?: TrustedTypesFactory }).trustedTypes;
+  try {
+    // The policy sanitises whatever it is given, so nothing it returns can run code.
+    htmlPolicy = factory ? factory.createPolicy(TRUSTED_TYPES_POLICY, { createHTML: (input) => sanitize(input) }) : null;
+  } catch {
+    // The page's `trusted-types` directive does not allow the name: HTML sinks stay closed to us.
+    htmlPolicy = null;
+  }
+  return htmlPolicy;
+}
+
+function sanitize(html: string): string {
+  const sanitizer = getPurifier();
+  return sanitizer ? sanitizer.sanitize(html, SANITIZE_CONFIG) : escapeHtml(html);
+}
+
+/**
+ * HTML for an HTML sink (`innerHTML`), sanitised: TrustedHTML made by the `assist` policy when
+ * the browser has Trusted Types, so the assignment works on a page that enforces them, and
+ * the sanitised string otherwise. Typed as a string, which is what the DOM typings of the
+ * sinks accept.
+ *
+ * @example
+ * template.innerHTML = trustedHtml(renderMarkdown(answer));
+ */
+export function trustedHtml(html: string): string {
+  const policy = getHtmlPolicy();
+  return (policy ? policy.createHTML(html) : sanitize(html)) as string;
+}
+
 /**
  * Renders markdown (GitHub-flavoured) from a chat answer or summary into sanitised HTML.
  * External links open in a new tab with `rel="noopener noreferrer"`; scripts, event handlers,
@@ -109,10 +158,9 @@ function escapeHtml(text: string): string {
 export function renderMarkdown(text: string): string {
   if (typeof text !== 'string' || text === '') return '';
   const html = markdown.parse(text) as string;
-  const sanitizer = getPurifier();
   // Without a DOM there is no way to sanitise; escaped text is always safe.
-  if (!sanitizer) return `<p>${escapeHtml(text)}</p>`;
-  return sanitizer.sanitize(html, SANITIZE_CONFIG);
+  if (!getPurifier()) return `<p>${escapeHtml(text)}</p>`;
+  return sanitize(html);
 }
 
 export interface StreamingMarkdownOptions {
