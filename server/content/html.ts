@@ -133,7 +133,10 @@ interface TableCapture {
   rows: string[][];
   row: string[] | undefined;
   inCell: boolean;
+  /** Stack depths of the table and of its open row and cell: a table nested in a cell is only text of that cell. */
   depth: number;
+  rowDepth: number;
+  cellDepth: number;
 }
 
 export function readHtml(html: string): HtmlReading {
@@ -327,16 +330,19 @@ export function readHtml(html: string): HtmlReading {
       if (table && !table.inCell && (name === 'td' || name === 'th') && stack.length - 1 > table.depth) {
         table.row ??= [];
         table.inCell = true;
+        table.cellDepth = stack.length - 1;
         inline = '';
         return;
       }
       if (table && !table.inCell && name === 'tr') {
+        if (table.row?.length) table.rows.push(table.row);
         table.row = [];
+        table.rowDepth = stack.length - 1;
         return;
       }
       if (name === 'table' && !table && !heading && !classes.includes('lntable')) {
         flush();
-        table = { rows: [], row: undefined, inCell: false, depth: stack.length - 1 };
+        table = { rows: [], row: undefined, inCell: false, depth: stack.length - 1, rowDepth: -1, cellDepth: -1 };
         return;
       }
 
@@ -455,11 +461,11 @@ export function readHtml(html: string): HtmlReading {
         return;
       }
       if (table) {
-        if (table.inCell && (name === 'td' || name === 'th')) {
+        if (table.inCell && stack.length === table.cellDepth) {
           table.row!.push(inline.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|'));
           inline = '';
           table.inCell = false;
-        } else if (name === 'tr' && table.row) {
+        } else if (!table.inCell && stack.length === table.rowDepth && table.row) {
           table.rows.push(table.row);
           table.row = undefined;
         } else if (name === 'table' && stack.length === table.depth) {
