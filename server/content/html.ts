@@ -44,7 +44,7 @@ const SKIPPED_CLASSES = new Set([
   // Permalink marks beside headings and API entries.
   'headerlink', 'id_link', 'hash-link', 'header-anchor', 'anchor-link', 'anchorjs-link', 'td-heading-self-link', 'heading-anchor',
   // Sphinx.
-  'related', 'sphinxsidebar', 'sphinxsidebarwrapper', 'footer', 'rst-footer-buttons', 'wy-breadcrumbs', 'breadcrumbs', 'contents',
+  'related', 'sphinxsidebar', 'sphinxsidebarwrapper', 'footer', 'rst-footer-buttons', 'wy-breadcrumbs', 'breadcrumbs',
   // DocBook (the PostgreSQL manual): Prev/Up/Next bars and the page's own table of contents.
   'navheader', 'navfooter', 'toc',
   // MkDocs Material.
@@ -211,6 +211,8 @@ export function readHtml(html: string): HtmlReading {
     if (SKIPPED_ROLES.has((attributes.role ?? '').toLowerCase())) return true;
     if (attributes['aria-hidden'] === 'true' || 'hidden' in attributes) return true;
     if (classes.some((token) => SKIPPED_CLASSES.has(token))) return true;
+    // A Sphinx page's own table of contents (`.. contents::`); a plain `.contents` is often the content itself (Doxygen).
+    if (classes.includes('contents') && (classes.includes('topic') || classes.includes('local'))) return true;
     if (name === 'span' && classes.includes('lang')) return true; // VitePress names the language above its code
     if (heading && name === 'a' && (attributes.href ?? '').startsWith('#')) {
       const label = `${attributes.title ?? ''} ${attributes['aria-label'] ?? ''} ${attributes.class ?? ''}`;
