@@ -366,14 +366,18 @@ const schemas: Record<string, Schema> = {
       id: id('Made by the server: `p_` and random characters.'),
       source: id('The source the page is in.'),
       url: string('Absolute http(s) URL; unique within the source.', { format: 'uri' }),
-      title: string('The given title, or one derived from the content (HTML `<title>`, first heading) or the URL.'),
-      language: string('Language tag, e.g. `en` or `pt-BR`; drives stemming. Absent when not set.'),
+      title: string(
+        'The given title (for HTML, entities decoded and the site name around the page\'s heading removed), or one derived from the ' +
+          'content (HTML `<title>` without the site name, first heading) or the URL.',
+      ),
+      language: string('Language tag, e.g. `en` or `pt-BR`; drives stemming. An HTML page written without one takes its `<html lang>`. Absent when not set.'),
       metadata: ref('PageMetadata'),
       createdAt: timestamp('When the page was created.'),
       updatedAt: timestamp('When the page last changed.'),
       content: string(
-        'Only on get, create and patch. Stored as text: markdown as sent; HTML reduced to text with `#` headings, list items and link ' +
-          'text (scripts, styles, navigation, headers, footers and asides dropped); plain text as sent. Never served back as HTML.',
+        'Only on get, create and patch. Stored as text: markdown as sent; HTML read into markdown: its main content only (navigation, ' +
+          'headers, footers, sidebars and permalink marks dropped), headings followed by `{#id}` where the page gives them an id, code ' +
+          'blocks fenced with their language, inline code, tables and definition lists kept; plain text as sent. Never served back as HTML.',
       ),
     },
     ['id', 'source', 'url', 'title', 'createdAt', 'updatedAt'],

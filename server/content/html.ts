@@ -44,7 +44,7 @@ const SKIPPED_CLASSES = new Set([
   // Permalink marks beside headings and API entries.
   'headerlink', 'id_link', 'hash-link', 'header-anchor', 'anchor-link', 'anchorjs-link', 'td-heading-self-link', 'heading-anchor',
   // Sphinx.
-  'related', 'sphinxsidebar', 'sphinxsidebarwrapper', 'footer', 'rst-footer-buttons', 'wy-breadcrumbs', 'breadcrumbs', 'contents',
+  'related', 'sphinxsidebar', 'sphinxsidebarwrapper', 'footer', 'rst-footer-buttons', 'wy-breadcrumbs', 'breadcrumbs',
   // DocBook (the PostgreSQL manual): Prev/Up/Next bars and the page's own table of contents.
   'navheader', 'navfooter', 'toc',
   // MkDocs Material.
@@ -133,7 +133,10 @@ interface TableCapture {
   rows: string[][];
   row: string[] | undefined;
   inCell: boolean;
+  /** Stack depths of the table and of its open row and cell: a table nested in a cell is only text of that cell. */
   depth: number;
+  rowDepth: number;
+  cellDepth: number;
 }
 
 export function readHtml(html: string): HtmlReading {
@@ -208,6 +211,8 @@ export function readHtml(html: string): HtmlReading {
     if (SKIPPED_ROLES.has((attributes.role ?? '').toLowerCase())) return true;
     if (attributes['aria-hidden'] === 'true' || 'hidden' in attributes) return true;
     if (classes.some((token) => SKIPPED_CLASSES.has(token))) return true;
+    // A Sphinx page's own table of contents (`.. contents::`); a plain `.contents` is often the content itself (Doxygen).
+    if (classes.includes('contents') && (classes.includes('topic') || classes.includes('local'))) return true;
     if (name === 'span' && classes.includes('lang')) return true; // VitePress names the language above its code
     if (heading && name === 'a' && (attributes.href ?? '').startsWith('#')) {
       const label = `${attributes.title ?? ''} ${attributes['aria-label'] ?? ''} ${attributes.class ?? ''}`;
@@ -327,16 +332,19 @@ export function readHtml(html: string): HtmlReading {
       if (table && !table.inCell && (name === 'td' || name === 'th') && stack.length - 1 > table.depth) {
         table.row ??= [];
         table.inCell = true;
+        table.cellDepth = stack.length - 1;
         inline = '';
         return;
       }
       if (table && !table.inCell && name === 'tr') {
+        if (table.row?.length) table.rows.push(table.row);
         table.row = [];
+        table.rowDepth = stack.length - 1;
         return;
       }
       if (name === 'table' && !table && !heading && !classes.includes('lntable')) {
         flush();
-        table = { rows: [], row: undefined, inCell: false, depth: stack.length - 1 };
+        table = { rows: [], row: undefined, inCell: false, depth: stack.length - 1, rowDepth: -1, cellDepth: -1 };
         return;
       }
 
@@ -455,11 +463,11 @@ export function readHtml(html: string): HtmlReading {
         return;
       }
       if (table) {
-        if (table.inCell && (name === 'td' || name === 'th')) {
+        if (table.inCell && stack.length === table.cellDepth) {
           table.row!.push(inline.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|'));
           inline = '';
           table.inCell = false;
-        } else if (name === 'tr' && table.row) {
+        } else if (!table.inCell && stack.length === table.rowDepth && table.row) {
           table.rows.push(table.row);
           table.row = undefined;
         } else if (name === 'table' && stack.length === table.depth) {

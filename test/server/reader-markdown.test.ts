@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readHtml } from '../../server/content/html.js';
 import { markdownTitle, plainInline } from '../../server/content/markdown.js';
 import { urlOfFile } from '../../server/content/paths.js';
 import { decodeTitleEntities, sharedTitleSuffix, withoutSiteName } from '../../server/content/title.js';
@@ -65,6 +66,14 @@ test('titles: entities decoded, the site name around the heading taken off, a sh
   const titles = ['json — Python 3.11 documentation', 'os — Python 3.11 documentation', 'Glossary — Python 3.11 documentation', 'Odd one'];
   assert.equal(sharedTitleSuffix(titles), ' — Python 3.11 documentation');
   assert.equal(sharedTitleSuffix(['A - B', 'C - D', 'E - F']), undefined, 'different endings are no site name');
+});
+
+test('HTML tables become pipe tables; a table inside a cell is text of that cell', () => {
+  const { markdown } = readHtml(
+    '<main><table><tr><th>Flag</th><th>Meaning</th></tr><tr><td><code>-v</code><table><tr><td>nested</td></tr></table> more</td>' +
+      '<td>a|b</td></tr></table></main>',
+  );
+  assert.equal(markdown, '| Flag | Meaning |\n| --- | --- |\n| `-v` nested more | a\\|b |');
 });
 
 let scratch: string;
