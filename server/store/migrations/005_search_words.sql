@@ -22,10 +22,18 @@ $$;
 ALTER TABLE search_vocabulary ADD COLUMN deletions text[] GENERATED ALWAYS AS (search_deletions(organisation_id, word)) STORED;
 CREATE INDEX search_vocabulary_deletions ON search_vocabulary USING gin (deletions) WITH (fastupdate = off);
 
--- A word as tsquery input that PostgreSQL takes as one lexeme, whatever its characters: an
+-- The lexeme of an identifier as written (server/search/language.ts writes the same into
+-- tsvectors): marked, so that identifiers are a namespace of their own. A word being typed
+-- (`tab:*`) would otherwise also match every identifier it begins (`table_name`), and
+-- count their pages as its own.
+CREATE FUNCTION search_identifier(p_word text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT '~' || p_word
+$$;
+
+-- A lexeme as tsquery input that PostgreSQL takes as it is, whatever its characters: an
 -- identifier (`pg_hba.conf`) given to the parser would be cut into words.
-CREATE FUNCTION search_quoted(p_word text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT '''' || replace(replace(p_word, '\', '\\'), '''', '''''') || ''''
+CREATE FUNCTION search_quoted(p_lexeme text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT '''' || replace(replace(p_lexeme, '\', '\\'), '''', '''''') || ''''
 $$;
 
 -- As in 002_search.sql, and besides: words of kind `identifier` (or `identifier-prefix`,
@@ -77,10 +85,11 @@ BEGIN
   SELECT array_agg(coalesce(vocabulary.pages, 0) ORDER BY chunk.grp),
          array_agg(CASE chunk.kind
                      WHEN 'identifier' THEN EXISTS (
-                       SELECT FROM search_lexemes WHERE lexeme = chunk.word AND organisation_id = p_organisation AND pages > 0)
+                       SELECT FROM search_lexemes WHERE lexeme = search_identifier(chunk.word) AND organisation_id = p_organisation AND pages > 0)
                      WHEN 'identifier-prefix' THEN EXISTS (
                        SELECT FROM search_lexemes
-                        WHERE lexeme >= chunk.word AND lexeme < chunk.word || chr(1114111) AND organisation_id = p_organisation AND pages > 0)
+                        WHERE lexeme >= search_identifier(chunk.word) AND lexeme < search_identifier(chunk.word) || chr(1114111)
+                          AND organisation_id = p_organisation AND pages > 0)
                      ELSE false
                    END ORDER BY chunk.grp),
          array_agg(chunk.grp ORDER BY chunk.grp) FILTER (
@@ -173,14 +182,14 @@ BEGIN
   stemmed AS MATERIALIZED (
     SELECT grp, config, word, CASE WHEN literal AND kind = 'identifier-prefix' THEN 'prefix' ELSE kind END AS kind, corrected, completion,
            CASE
-             WHEN literal AND kind = 'identifier-prefix' THEN (search_quoted(word) || ':*')::tsquery
-             WHEN literal THEN search_quoted(word)::tsquery
+             WHEN literal AND kind = 'identifier-prefix' THEN (search_quoted(search_identifier(word)) || ':*')::tsquery
+             WHEN literal THEN search_quoted(search_identifier(word))::tsquery
              WHEN as_typed THEN to_tsquery('simple', word || ':*')
              WHEN kind = 'prefix' THEN to_tsquery(config, word || ':*')
              WHEN kind = 'phrase' THEN phraseto_tsquery(config, word)
              ELSE plainto_tsquery(config, word)
            END AS query,
-           CASE WHEN as_typed OR literal THEN ARRAY[word] ELSE stems END AS lexemes
+           CASE WHEN literal THEN ARRAY[search_identifier(word)] WHEN as_typed THEN ARRAY[word] ELSE stems END AS lexemes
       FROM typing
   ),
   -- A completion counts only where the beginning typed does not already match its stems:
