@@ -36,7 +36,10 @@ CREATE FUNCTION search_quoted(p_lexeme text) RETURNS text LANGUAGE sql IMMUTABLE
   SELECT '''' || replace(replace(p_lexeme, '\', '\\'), '''', '''''') || ''''
 $$;
 
--- As in 002_search.sql, and besides: words of kind `identifier` (or `identifier-prefix`,
+-- As in 002_search.sql, and besides: without JIT compilation. PostgreSQL's planner prices
+-- the per-word subqueries high enough to compile the statements for every call, which cost
+-- 3 to 5 seconds per search on the Python docs and saves nothing on statements this small
+-- (PGlite has no JIT). And: words of kind `identifier` (or `identifier-prefix`,
 -- one being typed) match the identifier as written, which the indexer adds to every
 -- section beside the parser's words (server/search/language.ts), when the pages hold it;
 -- otherwise they fall back to the parser's words. A word being typed also matches the
@@ -47,7 +50,7 @@ CREATE OR REPLACE FUNCTION search_run(
   p_words text[], p_kinds text[], p_max_edits integer[], p_swap_groups integer[], p_swaps text[],
   p_nearby_groups integer[], p_nearby text[], p_phrase text, p_enough integer, p_wanted integer,
   p_heading_candidates integer, p_headings_enough integer, p_body_candidates integer
-) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan SET client_min_messages = warning AS $$
+) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan SET client_min_messages = warning SET jit = off AS $$
 DECLARE
   v_configs regconfig[];
   v_count integer;
