@@ -163,12 +163,18 @@ export function identifierIn(piece: string): string | undefined {
 }
 
 /**
- * The identifiers of a text as tsvector input (`'pg_hba.conf':1,2 'work_mem':1`), one
+ * What marks an identifier's lexeme (`~pg_hba.conf`), so that words being typed (`tab:*`)
+ * do not match identifiers (`table_name`): `search_identifier` in 005_search_words.sql.
+ */
+const IDENTIFIER_MARK = '~';
+
+/**
+ * The identifiers of a text as tsvector input (`'~pg_hba.conf':1,2 '~work_mem':1`), one
  * position per occurrence up to a few: they carry their part's weight and count like
  * words in ranking. Identifiers hold no quote or backslash, so they need no escaping.
  */
 export function identifierVector(text: string): string {
   return [...identifierWords(text)]
-    .map(([word, count]) => `'${word}':${Array.from({ length: Math.min(count, MAX_IDENTIFIER_OCCURRENCES) }, (_, index) => index + 1).join(',')}`)
+    .map(([word, count]) => `'${IDENTIFIER_MARK}${word}':${Array.from({ length: Math.min(count, MAX_IDENTIFIER_OCCURRENCES) }, (_, index) => index + 1).join(',')}`)
     .join(' ');
 }

@@ -6,10 +6,12 @@
  * PL/pgSQL so its statements are planned once per connection. What happens there:
  *
  * - Each word of the query (query.ts) matches through its stems in every text-search
- *   configuration the sources use; the last word, still being typed, as a prefix; a word
- *   missing from the organisation's vocabulary (or much rarer than a neighbour) also
- *   through its nearest spellings: one edit for 4+ letters, two for 8+, a swap of two
- *   letters counting one.
+ *   configuration the sources use; the last word, still being typed, as a prefix, and
+ *   through the commonest words of the pages it begins; a word missing from the
+ *   organisation's vocabulary (or much rarer than a neighbour) also through its nearest
+ *   spellings: one edit for 4+ letters, two for 8+, a swap of two letters counting one.
+ * - An identifier (`pg_hba.conf`, `__init__`, `os.path.join`) matches the identifier as
+ *   written, which the indexer keeps whole beside the parser's words (language.ts).
  * - Sections holding every word come first; when fewer than asked for do, sections
  *   holding some follow, always ranked below.
  * - Ranking: each word counts by how rare it is in the organisation's pages (BM25's

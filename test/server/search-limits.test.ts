@@ -12,6 +12,8 @@ const SEARCH = '/api/v1/acme/widgets/find/search';
 let server: TestServer;
 before(async () => {
   server = await startTestServer({ fixture: answerFixture() });
+  // A server's first search prepares its statements; this is about the searches after it.
+  assert.equal((await server.request('POST', SEARCH, { token: 'ws_test_find', body: { query: 'proxy' } })).status, 200);
 });
 after(() => server.stop());
 
@@ -51,8 +53,6 @@ describe('query limits', () => {
   });
 
   test('/healthz answers within 100 ms while several searches with 1,000-letter words run', async () => {
-    // A server's first search prepares its statements; this is about the searches after it.
-    assert.equal((await server.request('POST', SEARCH, { token: 'ws_test_find', body: { query: longWord(1000) } })).status, 200);
     let running = true;
     const loops = Array.from({ length: 4 }, async (_, client) => {
       let searches = 0;

@@ -22,13 +22,24 @@ $$;
 ALTER TABLE search_vocabulary ADD COLUMN deletions text[] GENERATED ALWAYS AS (search_deletions(organisation_id, word)) STORED;
 CREATE INDEX search_vocabulary_deletions ON search_vocabulary USING gin (deletions) WITH (fastupdate = off);
 
--- A word as tsquery input that PostgreSQL takes as one lexeme, whatever its characters: an
--- identifier (`pg_hba.conf`) given to the parser would be cut into words.
-CREATE FUNCTION search_quoted(p_word text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT '''' || replace(replace(p_word, '\', '\\'), '''', '''''') || ''''
+-- The lexeme of an identifier as written (server/search/language.ts writes the same into
+-- tsvectors): marked, so that identifiers are a namespace of their own. A word being typed
+-- (`tab:*`) would otherwise also match every identifier it begins (`table_name`), and
+-- count their pages as its own.
+CREATE FUNCTION search_identifier(p_word text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT '~' || p_word
 $$;
 
--- As in 002_search.sql, and besides: words of kind `identifier` (or `identifier-prefix`,
+-- A lexeme as tsquery input that PostgreSQL takes as it is, whatever its characters: an
+-- identifier (`pg_hba.conf`) given to the parser would be cut into words.
+CREATE FUNCTION search_quoted(p_lexeme text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT '''' || replace(replace(p_lexeme, '\', '\\'), '''', '''''') || ''''
+$$;
+
+-- As in 002_search.sql, and besides: without JIT compilation. PostgreSQL's planner prices
+-- the per-word subqueries high enough to compile the statements for every call, which cost
+-- 3 to 5 seconds per search on the Python docs and saves nothing on statements this small
+-- (PGlite has no JIT). And: words of kind `identifier` (or `identifier-prefix`,
 -- one being typed) match the identifier as written, which the indexer adds to every
 -- section beside the parser's words (server/search/language.ts), when the pages hold it;
 -- otherwise they fall back to the parser's words. A word being typed also matches the
@@ -39,7 +50,7 @@ CREATE OR REPLACE FUNCTION search_run(
   p_words text[], p_kinds text[], p_max_edits integer[], p_swap_groups integer[], p_swaps text[],
   p_nearby_groups integer[], p_nearby text[], p_phrase text, p_enough integer, p_wanted integer,
   p_heading_candidates integer, p_headings_enough integer, p_body_candidates integer
-) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan SET client_min_messages = warning AS $$
+) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan SET client_min_messages = warning SET jit = off AS $$
 DECLARE
   v_configs regconfig[];
   v_count integer;
@@ -77,10 +88,11 @@ BEGIN
   SELECT array_agg(coalesce(vocabulary.pages, 0) ORDER BY chunk.grp),
          array_agg(CASE chunk.kind
                      WHEN 'identifier' THEN EXISTS (
-                       SELECT FROM search_lexemes WHERE lexeme = chunk.word AND organisation_id = p_organisation AND pages > 0)
+                       SELECT FROM search_lexemes WHERE lexeme = search_identifier(chunk.word) AND organisation_id = p_organisation AND pages > 0)
                      WHEN 'identifier-prefix' THEN EXISTS (
                        SELECT FROM search_lexemes
-                        WHERE lexeme >= chunk.word AND lexeme < chunk.word || chr(1114111) AND organisation_id = p_organisation AND pages > 0)
+                        WHERE lexeme >= search_identifier(chunk.word) AND lexeme < search_identifier(chunk.word) || chr(1114111)
+                          AND organisation_id = p_organisation AND pages > 0)
                      ELSE false
                    END ORDER BY chunk.grp),
          array_agg(chunk.grp ORDER BY chunk.grp) FILTER (
@@ -173,14 +185,14 @@ BEGIN
   stemmed AS MATERIALIZED (
     SELECT grp, config, word, CASE WHEN literal AND kind = 'identifier-prefix' THEN 'prefix' ELSE kind END AS kind, corrected, completion,
            CASE
-             WHEN literal AND kind = 'identifier-prefix' THEN (search_quoted(word) || ':*')::tsquery
-             WHEN literal THEN search_quoted(word)::tsquery
+             WHEN literal AND kind = 'identifier-prefix' THEN (search_quoted(search_identifier(word)) || ':*')::tsquery
+             WHEN literal THEN search_quoted(search_identifier(word))::tsquery
              WHEN as_typed THEN to_tsquery('simple', word || ':*')
              WHEN kind = 'prefix' THEN to_tsquery(config, word || ':*')
              WHEN kind = 'phrase' THEN phraseto_tsquery(config, word)
              ELSE plainto_tsquery(config, word)
            END AS query,
-           CASE WHEN as_typed OR literal THEN ARRAY[word] ELSE stems END AS lexemes
+           CASE WHEN literal THEN ARRAY[search_identifier(word)] WHEN as_typed THEN ARRAY[word] ELSE stems END AS lexemes
       FROM typing
   ),
   -- A completion counts only where the beginning typed does not already match its stems:
