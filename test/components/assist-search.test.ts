@@ -690,8 +690,8 @@ describe('<assist-search> Ask AI', () => {
     search.element.show();
     await search.element.updateComplete;
     await search.type('zxqv');
-    await until(() => expect(search.$('.state')!.textContent).to.equal(`No results for “zxqv” ${en.searchAskAiNoResults}`));
-    expect(search.live()).to.equal(`No results for “zxqv” ${en.searchAskAiNoResults}`);
+    await until(() => expect(search.$('.state')!.textContent).to.equal('No results for “zxqv”. Ask the assistant instead.'));
+    expect(search.live()).to.equal('No results for “zxqv”. Ask the assistant instead.');
     expect(search.input().getAttribute('aria-expanded')).to.equal('true');
     expect(search.options().map((option) => option.textContent!.trim())).to.deep.equal(['Ask AI: zxqv']);
     // Enter with no option active opens the first: here, Ask AI.

@@ -611,8 +611,7 @@ export class AssistSearch extends LitElement {
       this.queryId = queryId;
       this.searchedQuery = query;
       this.phase = hits.length > 0 ? 'results' : 'empty';
-      this.announcement =
-        hits.length > 0 ? t.plural('searchResults', hits.length) : `${t('searchNoResults', { query })}${this.hasChat() ? ` ${t('searchAskAiNoResults')}` : ''}`;
+      this.announcement = hits.length > 0 ? t.plural('searchResults', hits.length) : this.noResultsText(query);
       this.emit('assist-search', { query, hits, queryId });
 
     } catch (error) {
@@ -836,10 +835,13 @@ export class AssistSearch extends LitElement {
       return html`<div class="skeleton" aria-hidden="true">${[0, 1, 2].map(() => html`<div class="skeleton-row"><span class="shimmer"></span><span class="shimmer"></span></div>`)}</div>
         <p class="visually-hidden">${t('searchLoading')}</p>`;
     }
-    if (this.phase === 'empty') {
-      return html`<p class="state">${t('searchNoResults', { query: this.searchedQuery })}${this.hasChat() ? html` ${t('searchAskAiNoResults')}` : nothing}</p>`;
-    }
+    if (this.phase === 'empty') return html`<p class="state">${this.noResultsText(this.searchedQuery)}</p>`;
     return nothing;
+  }
+
+  /** "No results", pointing to the Ask AI option below it when there is one. */
+  private noResultsText(query: string): string {
+    return this.strings(this.hasChat() ? 'searchAskAiNoResults' : 'searchNoResults', { query });
   }
 
   private renderSummary(t: Strings): TemplateResult | typeof nothing {
