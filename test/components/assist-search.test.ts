@@ -817,6 +817,28 @@ describe('<assist-search> keys and states', () => {
   });
 });
 
+describe('<assist-search> holding its place', () => {
+  it('Assist.search() with a target holds the box’s place from mount() on, so nothing below moves when the widget arrives', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    worker.use(http.get(`${API}/config`, async () => (await released, HttpResponse.json(SEARCH_CONFIG))));
+    const holder = place(`<header style="display:flex;align-items:center;font:16px/1.5 sans-serif"><strong>Acme</strong><div id="held"></div></header><p id="after-header">Content</p>`);
+    const below = () => holder.querySelector('#after-header')!.getBoundingClientRect().top;
+    const before = below();
+    const handle = window.Assist!.search(WIDGET_KEY, { target: '#held', retry: FAST_RETRY }).mount();
+    cleanups.push(() => handle.destroy());
+    // At once, before any code or config arrived.
+    const held = below();
+    expect(held).to.be.greaterThan(before);
+    release();
+    await handle.ready;
+    const element = holder.querySelector('assist-search')!;
+    await element.updateComplete;
+    expect(holder.querySelector('#held')!.children).to.have.length(1);
+    expect(below()).to.equal(held);
+  });
+});
+
 describe('<assist-search> summary feedback', () => {
   it('rates a finished summary helpful or not, with an optional comment; each choice is sent as feedback', async () => {
     const beacons = captureBeacons();

@@ -17,10 +17,13 @@ export const searchStyles = css`
     padding: 0 0.35em;
     color: var(--_muted);
   }
+  /* A fixed height: assist.js reserves this much in the page before the widget's code arrives. */
   .box {
     display: flex;
     align-items: center;
     gap: 0.5em;
+    box-sizing: border-box;
+    height: calc(2.4em + 2px);
     width: 100%;
     min-width: 12em;
     padding: 0.45em 0.7em;
