@@ -71,7 +71,7 @@ function reserveSearchBox(target: string | undefined): HTMLElement | null {
   const reserved = document.createElement('span');
   reserved.setAttribute('aria-hidden', 'true');
   // Set through the CSSOM, which a strict Content-Security-Policy allows.
-  Object.assign(reserved.style, { display: 'block', fontSize: 'var(--assist-font-size, 15px)', height: 'calc(2.4em + 2px)', minWidth: '12em' });
+  Object.assign(reserved.style, { display: 'block', fontSize: 'var(--assist-font-size, 15px)', height: '2em', minWidth: '12em' });
   holder.append(reserved);
   return reserved;
 }
