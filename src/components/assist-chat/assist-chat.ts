@@ -17,6 +17,7 @@ import { webUrl } from '../shared/links.js';
 import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
 import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
+import { streamingMarkdownView } from '../shared/markdown-view.js';
 import { StreamingMarkdown, renderMarkdown, trustedHtml } from '../shared/markdown.js';
 import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
 import { SpeechInput, speechInputSupported } from '../shared/speech.js';
@@ -702,7 +703,7 @@ export class AssistChat extends LitElement {
     const hits = error?.code === 'credits_exhausted' ? (error.hits ?? []) : [];
     return html`<div part="message assistant" class="message assistant">
       ${entry.state === 'streaming' && !answer.text ? html`<span part="status" class="typing">${this.stageText()}</span>` : nothing}
-      <div class="markdown">${answer.finishedBlocksHtml.map((block) => unsafeHTML(block))}${unsafeHTML(answer.tailHtml)}</div>
+      <div class="markdown">${streamingMarkdownView(answer)}</div>
       ${entry.state === 'stopped' ? html`<p class="note">${t('chatStopped')}</p>` : nothing}
       ${error ? html`<p class="error">${this.failureText(error)}</p>` : nothing}
       ${hits.length

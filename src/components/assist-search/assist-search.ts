@@ -1,6 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { VARIANTS, type Hit, type Source, type WidgetConfig } from '../../../wire/contract.js';
 import { createClient } from '../../client/client.js';
 import type { AssistClient, ClientEvents } from '../../client/types.js';
@@ -15,6 +14,7 @@ import { isWebUrl, webUrl } from '../shared/links.js';
 import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
 import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
+import { streamingMarkdownView } from '../shared/markdown-view.js';
 import { StreamingMarkdown } from '../shared/markdown.js';
 import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
 import { SpeechInput, speechInputSupported } from '../shared/speech.js';
@@ -617,8 +617,7 @@ export class AssistSearch extends LitElement {
       this.queryId = queryId;
       this.searchedQuery = query;
       this.phase = hits.length > 0 ? 'results' : 'empty';
-      this.announcement =
-        hits.length > 0 ? t.plural('searchResults', hits.length) : `${t('searchNoResults', { query })}${this.hasChat() ? ` ${t('searchAskAiNoResults')}` : ''}`;
+      this.announcement = hits.length > 0 ? t.plural('searchResults', hits.length) : this.noResultsText(query);
       this.emit('assist-search', { query, hits, queryId });
 
     } catch (error) {
@@ -820,6 +819,7 @@ export class AssistSearch extends LitElement {
         ?hidden=${this.items.length === 0}>
         ${query ? html`${this.items[0]?.kind === 'ask' ? this.renderAsk(this.items[0]) : nothing}${this.groups.map((group) => this.renderGroup(group))}` : this.renderStartOptions(t)}
       </div>
+      ${query ? this.renderSkeleton(t) : nothing}
     </div>`;
   }
 
@@ -839,14 +839,20 @@ export class AssistSearch extends LitElement {
   private renderState(t: Strings): TemplateResult | typeof nothing {
     if (!this.query.trim()) return nothing;
     if (this.phase === 'error') return html`<p class="state error">${errorMessage(t, this.error!)}</p>`;
-    if (this.phase === 'loading' && this.hits.length === 0) {
-      return html`<div class="skeleton" aria-hidden="true">${[0, 1, 2].map(() => html`<div class="skeleton-row"><span class="shimmer"></span><span class="shimmer"></span></div>`)}</div>
-        <p class="visually-hidden">${t('searchLoading')}</p>`;
-    }
-    if (this.phase === 'empty') {
-      return html`<p class="state">${t('searchNoResults', { query: this.searchedQuery })}${this.hasChat() ? html` ${t('searchAskAiNoResults')}` : nothing}</p>`;
-    }
+    if (this.phase === 'empty') return html`<p class="state">${this.noResultsText(this.searchedQuery)}</p>`;
     return nothing;
+  }
+
+  /** Rows shaped like results while the first results of a query are on their way (below "Ask AI"). */
+  private renderSkeleton(t: Strings): TemplateResult | typeof nothing {
+    if (this.phase !== 'loading' || this.hits.length > 0) return nothing;
+    return html`<div class="skeleton" aria-hidden="true">${[0, 1, 2].map(() => html`<div class="skeleton-row"><span class="shimmer"></span><span class="shimmer"></span></div>`)}</div>
+      <p class="visually-hidden">${t('searchLoading')}</p>`;
+  }
+
+  /** "No results", pointing to the Ask AI option below it when there is one. */
+  private noResultsText(query: string): string {
+    return this.strings(this.hasChat() ? 'searchAskAiNoResults' : 'searchNoResults', { query });
   }
 
   private renderSummary(t: Strings): TemplateResult | typeof nothing {
@@ -856,7 +862,7 @@ export class AssistSearch extends LitElement {
       ${this.summaryPhase === 'loading'
         ? html`<p class="visually-hidden">${t('searchSummaryLoading')}</p>`
         : html`<div class="markdown" @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
-            ${this.summaryMarkdown.finishedBlocksHtml.map((block) => unsafeHTML(block))}${unsafeHTML(this.summaryMarkdown.tailHtml)}
+            ${streamingMarkdownView(this.summaryMarkdown)}
           </div>`}
       ${this.summaryPhase === 'done'
         ? nothing

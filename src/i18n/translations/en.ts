@@ -72,7 +72,7 @@ export const en = {
   searchSummary: 'AI summary',
   searchSummaryLoading: 'Summarizing…',
   searchAskAi: 'Ask AI: {query}',
-  searchAskAiNoResults: 'Ask the assistant instead.',
+  searchAskAiNoResults: 'No results for “{query}”. Ask the assistant instead.',
   searchHintNavigate: 'to navigate',
   searchHintOpen: 'to open',
   searchHintNewTab: 'to open in a new tab',

@@ -69,7 +69,7 @@ export const ko: Translation = {
   searchSummary: 'AI 요약',
   searchSummaryLoading: '요약 중…',
   searchAskAi: 'AI에게 묻기: {query}',
-  searchAskAiNoResults: '대신 어시스턴트에게 물어보세요.',
+  searchAskAiNoResults: '‘{query}’에 대한 검색 결과가 없어요. 대신 어시스턴트에게 물어보세요.',
   searchHintNavigate: '이동',
   searchHintOpen: '열기',
   searchHintNewTab: '새 탭에서 열기',

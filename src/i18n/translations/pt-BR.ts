@@ -69,7 +69,7 @@ export const ptBR: Translation = {
   searchSummary: 'Resumo por IA',
   searchSummaryLoading: 'Resumindo…',
   searchAskAi: 'Perguntar à IA: {query}',
-  searchAskAiNoResults: 'Pergunte ao assistente.',
+  searchAskAiNoResults: 'Nenhum resultado para “{query}”. Pergunte ao assistente.',
   searchHintNavigate: 'para navegar',
   searchHintOpen: 'para abrir',
   searchHintNewTab: 'para abrir em uma nova aba',

@@ -69,7 +69,7 @@ export const th: Translation = {
   searchSummary: 'สรุปโดย AI',
   searchSummaryLoading: 'กำลังสรุป…',
   searchAskAi: 'ถาม AI: {query}',
-  searchAskAiNoResults: 'ลองถามผู้ช่วยแทน',
+  searchAskAiNoResults: 'ไม่พบผลลัพธ์สำหรับ “{query}” ลองถามผู้ช่วยแทน',
   searchHintNavigate: 'เลื่อน',
   searchHintOpen: 'เปิด',
   searchHintNewTab: 'เปิดในแท็บใหม่',
