@@ -91,7 +91,7 @@ export function groundingOf(sections: SectionHit[]): { sources: Source[]; sectio
   const grounding: GroundingSection[] = [];
   for (const hit of sections) {
     let index = sources.findIndex((source) => source.url === hit.url);
-    if (index === -1) index = sources.push({ url: hit.url, title: hit.title, pageId: hit.pageId }) - 1;
+    if (index === -1) index = sources.push({ url: hit.url, title: hit.title, pageId: hit.pageId, ...(hit.section && { section: hit.section }) }) - 1;
     grounding.push({ citation: index + 1, url: hit.url, title: hit.title, section: hit.section, text: hit.text });
   }
   return { sources, sections: grounding };
