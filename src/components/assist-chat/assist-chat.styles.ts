@@ -116,7 +116,7 @@ export const chatStyles = css`
     overscroll-behavior: contain;
     padding: 14px;
   }
-  .log {
+  .thread {
     display: flex;
     flex-direction: column;
     gap: 12px;
@@ -166,6 +166,14 @@ export const chatStyles = css`
   .sources a,
   .hits a {
     color: var(--_accent);
+  }
+  /* 24 px targets (WCAG 2.5.8), the number inside the link so it is read with the name. */
+  .sources a,
+  .hits a {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.3em;
+    min-height: 24px;
   }
   .sources .cite {
     color: var(--_muted);
@@ -269,6 +277,19 @@ export const chatStyles = css`
   .delete-all {
     margin-top: 12px;
     color: var(--_danger);
+  }
+  /* Forced colours drop backgrounds and shadows: boundaries that were only a fill get a border. */
+  @media (forced-colors: active) {
+    .launcher {
+      border: 2px solid ButtonText;
+    }
+    .send,
+    .avatar {
+      border: 1px solid ButtonText;
+    }
+    .message {
+      border: 1px solid CanvasText;
+    }
   }
   @media (max-width: 639.98px) {
     .bubble {

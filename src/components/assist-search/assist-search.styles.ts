@@ -86,6 +86,15 @@ export const searchStyles = css`
     color: var(--_text);
     padding: 0.3em 0;
   }
+  .field input::placeholder {
+    color: var(--_muted);
+    opacity: 1;
+  }
+  /* The input draws no ring of its own: the field around it shows where focus is, inside its edge. */
+  .field:has(> input:focus-visible) {
+    outline: 2px solid var(--_accent);
+    outline-offset: -2px;
+  }
   .icon-button {
     display: inline-flex;
     border: 0;
@@ -150,7 +159,10 @@ export const searchStyles = css`
     font-variant-numeric: tabular-nums;
   }
   .summary-sources a {
-    display: inline-block;
+    display: inline-flex;
+    align-items: center;
+    gap: 0.3em;
+    min-height: 24px;
     font-size: 0.85em;
     padding: 0.15em 0.6em;
     border: 1px solid var(--_border);
@@ -187,12 +199,31 @@ export const searchStyles = css`
     align-items: center;
     gap: 0.5em;
   }
-  .option.recent span:not(.remove) {
+  .option.recent span {
     flex: 1;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
   }
-  .remove {
-    padding: 0 0.4em;
-    opacity: 0.7;
+  /* Recent searches beside their remove buttons, row for row: both are 2.5em high under one title's height. */
+  .body:has(> .recent-removal) {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) auto;
+    column-gap: 0.25em;
+    align-items: start;
+  }
+  .option.recent,
+  .recent-removal .remove {
+    height: 2.5em;
+  }
+  .recent-removal {
+    display: flex;
+    flex-direction: column;
+  }
+  .recent-removal .remove {
+    width: 2.5em;
+    justify-content: center;
+    align-items: center;
   }
   .section {
     font-weight: 600;
@@ -210,6 +241,13 @@ export const searchStyles = css`
   .option[aria-selected='true'] mark {
     background: transparent;
     text-decoration: underline;
+  }
+  @media (forced-colors: active) {
+    .option[aria-selected='true'] {
+      forced-color-adjust: none;
+      background: Highlight;
+      color: HighlightText;
+    }
   }
   .footer {
     display: flex;

@@ -9,9 +9,10 @@ import { warnOnce } from '../../core/warn.js';
 import type { WidgetMountOptions } from '../../core/widget-handle.js';
 import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
-import { isWebUrl, webUrl } from '../shared/links.js';
-import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
-import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
+import { isWebUrl, sourceName, webUrl } from '../shared/links.js';
+import { FocusReturn, lockPageScroll, markTriggers, trapTab } from '../shared/focus.js';
+import { keyCombo, loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
+import { applyLanguage } from '../shared/language.js';
 import { icons } from '../shared/icons.js';
 import { StreamingMarkdown } from '../shared/markdown.js';
 import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
@@ -193,6 +194,8 @@ export class AssistSearch extends LitElement {
   /** Inline: whether the results are showing (the visitor is in the field). */
   private expanded = false;
   private announcement = '';
+  /** Said once when a summary has arrived, apart from the number of results. */
+  private summaryAnnouncement = '';
   private summaryPhase: SummaryPhase = 'hidden';
   private readonly summary = new StreamingMarkdown();
   private summarySources: Source[] = [];
@@ -265,6 +268,7 @@ export class AssistSearch extends LitElement {
     super.connectedCallback();
     document.addEventListener('keydown', this.onShortcut);
     for (const trigger of this.triggers) trigger.addEventListener('click', this.onTriggerClick);
+    markTriggers(this.triggers, this.open);
     const input = this.input;
     if (input) {
       adoptScopedStyles(input.getRootNode() as Document | ShadowRoot, 'assist-search', AssistSearch.elementStyles);
@@ -282,6 +286,7 @@ export class AssistSearch extends LitElement {
     super.disconnectedCallback();
     document.removeEventListener('keydown', this.onShortcut);
     for (const trigger of this.triggers) trigger.removeEventListener('click', this.onTriggerClick);
+    markTriggers(this.triggers, null);
     const input = this.input;
     if (input) {
       input.removeEventListener('input', this.onInput);
@@ -322,6 +327,7 @@ export class AssistSearch extends LitElement {
         this.fieldInput?.focus();
       } else if (!this.open && dialog.open) dialog.close();
     }
+    if (changed.has('open')) markTriggers(this.triggers, this.open);
     this.syncInputAria();
     this.renderRoot.querySelector(`[id="${this.activeId}"]`)?.scrollIntoView?.({ block: 'nearest' });
   }
@@ -366,6 +372,7 @@ export class AssistSearch extends LitElement {
         warnOnce(`<assist-search widget="${client.widgetKey}">: ${message}`),
       );
       this.strings = await loadStrings(client.resolveLocale(config));
+      applyLanguage(this, this.strings.locale);
       applyTheme(this, config);
       this.variant = config.variant;
       this.recent = new RecentSearches(client.widgetKey);
@@ -374,6 +381,7 @@ export class AssistSearch extends LitElement {
       if (trigger && this.triggers.length === 0) {
         this.triggers = findElements(`<assist-search widget="${client.widgetKey}">`, 'trigger', trigger) ?? [];
         if (this.isConnected) for (const element of this.triggers) element.addEventListener('click', this.onTriggerClick);
+        if (this.isConnected) markTriggers(this.triggers, this.open);
       }
       this.config = config;
       this.emit('assist-ready', { config });
@@ -499,6 +507,7 @@ export class AssistSearch extends LitElement {
     this.hits = [];
     this.summaryPhase = 'hidden';
     this.announcement = '';
+    this.summaryAnnouncement = '';
     this.recentList = this.recent?.list() ?? [];
     this.requestUpdate();
   }
@@ -537,6 +546,7 @@ export class AssistSearch extends LitElement {
     this.summary.reset();
     this.summarySources = [];
     this.summaryPhase = 'loading';
+    this.summaryAnnouncement = '';
     const current = () => run === this.searchRun;
     try {
       const result = await client.summarize(query, {
@@ -556,6 +566,7 @@ export class AssistSearch extends LitElement {
         this.summary.set(result.text);
         this.summarySources = result.sources;
         this.summaryPhase = 'done';
+        this.summaryAnnouncement = this.strings('searchSummaryReady');
       } else this.summaryPhase = 'hidden';
     } catch {
       // The results are still there; a summary that failed is simply not shown.
@@ -652,7 +663,7 @@ export class AssistSearch extends LitElement {
         <div class="popup" ?hidden=${!this.expanded || empty}>${this.renderBody(t)}${this.renderFooter(t, false)}</div>`;
     }
     return html`${this.box
-        ? html`<button type="button" class="box" part="box" aria-haspopup="dialog" @click=${() => this.show()}>
+        ? html`<button type="button" class="box" part="box" aria-haspopup="dialog" aria-expanded=${String(this.open)} aria-keyshortcuts="Control+K Meta+K" @click=${() => this.show()}>
             ${icons.search}<span>${config.placeholder || t('searchPlaceholder')}</span><kbd aria-hidden="true">${this.shortcutLabel()}</kbd>
           </button>`
         : nothing}
@@ -668,7 +679,7 @@ export class AssistSearch extends LitElement {
   }
 
   private shortcutLabel(): string {
-    return /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘K' : 'Ctrl K';
+    return keyCombo(this.strings, 'K');
   }
 
   private renderField(t: Strings, inModal: boolean): TemplateResult {
@@ -697,13 +708,14 @@ export class AssistSearch extends LitElement {
       <div class="listbox" part="results" role="listbox" id=${this.listboxId} aria-label=${this.query.trim() ? t('searchLabel') : t('searchRecent')}
         ?hidden=${this.items.length === 0}>
         ${this.query.trim() ? this.groups.map((group) => this.renderGroup(group)) : this.renderRecent(t)}
-      </div>
+      </div>${this.query.trim() ? nothing : this.renderRecentRemoval(t)}
     </div>`;
   }
 
   /** The number of results (or why there are none), announced politely. */
   private renderLive(): TemplateResult {
-    return html`<div class="visually-hidden" role="status">${this.announcement}</div>`;
+    return html`<div class="visually-hidden" role="status">${this.announcement}</div>
+      <div class="visually-hidden" role="status">${this.summaryAnnouncement}</div>`;
   }
 
   private renderState(t: Strings): TemplateResult | typeof nothing {
@@ -727,7 +739,7 @@ export class AssistSearch extends LitElement {
         ? html`<ol class="summary-sources" aria-label=${t('sources')} @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
             ${this.summarySources.map(
               // Numbered as the summary cites them: [1] is the first source.
-              (source, index) => html`<li><a href=${webUrl(source.url)}><span class="cite" aria-hidden="true">[${index + 1}]</span> ${source.title || source.url}</a></li>`,
+              (source, index) => html`<li><a href=${webUrl(source.url)}><span class="cite">[${index + 1}]</span> ${sourceName(source)}</a></li>`,
             )}
           </ol>`
         : nothing}
@@ -760,9 +772,24 @@ export class AssistSearch extends LitElement {
           ? html`<div class="option recent" role="option" id=${item.id} aria-selected=${String(item.id === this.activeId)}
               @click=${() => this.choose(item, false)} @pointermove=${() => this.activate(item.id)}>
               ${icons.clock}<span>${item.query}</span>
-              <span class="remove" aria-hidden="true" title=${t('searchRemoveRecent')}
-                @click=${(event: Event) => (event.stopPropagation(), this.forget(item.query))}>${icons.close}</span>
             </div>`
+          : nothing,
+      )}
+    </div>`;
+  }
+
+  /**
+   * The remove buttons of the recent searches, in a column beside the listbox (a listbox may hold
+   * only options), one per row; the Delete key on the active option does the same.
+   */
+  private renderRecentRemoval(t: Strings): TemplateResult | typeof nothing {
+    if (this.items.length === 0) return nothing;
+    return html`<div class="recent-removal">
+      <div class="group-title" aria-hidden="true">&nbsp;</div>
+      ${this.items.map((item) =>
+        item.kind === 'recent'
+          ? html`<button type="button" class="icon-button remove" aria-label=${t('searchRemoveRecentNamed', { query: item.query })} title=${t('searchRemoveRecent')}
+              @click=${() => this.forget(item.query)}>${icons.close}</button>`
           : nothing,
       )}
     </div>`;
@@ -782,7 +809,7 @@ export class AssistSearch extends LitElement {
       ${inModal
         ? html`<span class="hints"><kbd>↑</kbd><kbd>↓</kbd> ${t('searchHintNavigate')}</span>
             <span class="hints"><kbd>↵</kbd> ${t('searchHintOpen')}</span>
-            <span class="hints"><kbd>${this.shortcutLabel().replace('K', '')}↵</kbd> ${t('searchHintNewTab')}</span>
+            <span class="hints"><kbd>${keyCombo(t, '↵')}</kbd> ${t('searchHintNewTab')}</span>
             <span class="hints"><kbd>Esc</kbd> ${t('searchHintClose')}</span>`
         : nothing}
       ${branding ? html`<span class="branding" part="branding">${t('poweredBy')}</span>` : nothing}
