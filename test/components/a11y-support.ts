@@ -270,6 +270,16 @@ export function contrast(a: string | RGBA, b: string | RGBA): number {
   return (light! + 0.05) / (dark! + 0.05);
 }
 
+/** The colour of the page's canvas where nothing paints a background (white, or black in a dark forced palette). */
+function canvasColour(): string {
+  const probe = document.createElement('div');
+  probe.style.backgroundColor = 'Canvas';
+  document.body.append(probe);
+  const colour = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  return colour;
+}
+
 /** The colour behind `element`: the first opaque-enough background up its (flat) tree, the page's last. */
 export function backgroundBehind(element: Element): string {
   const layers: RGBA[] = [];
@@ -278,7 +288,7 @@ export function backgroundBehind(element: Element): string {
     if (colour[3] > 0) layers.push(colour);
     if (colour[3] === 1) break;
   }
-  let result: RGBA = [255, 255, 255, 1];
+  let result = parseColour(canvasColour());
   for (const layer of layers.reverse()) result = over(layer, result);
   return `rgb(${result.slice(0, 3).join(', ')})`;
 }

@@ -25,6 +25,10 @@ export const chatStyles = css`
     box-shadow: var(--_shadow);
     transition: transform 0.15s ease;
   }
+  /* The focus ring's halo (see the theme) stays in front of the launcher's own shadow. */
+  .launcher:focus-visible {
+    box-shadow: 0 0 0 6px var(--_bg), var(--_shadow);
+  }
   .launcher:hover {
     transform: scale(1.06);
   }
