@@ -3,7 +3,7 @@
  * every rule, Chromium's accessibility tree, colour emulation (light, dark, forced colours) and
  * contrast computed from computed styles.
  */
-import { a11ySnapshot, executeServerCommand, sendKeys } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import { http, HttpResponse } from 'msw';
 import { defaultConfig, type Hit, type Source, type WidgetConfig } from '../../wire/contract.js';
 import '../../src/assist.js';
@@ -219,7 +219,7 @@ export interface AXNode {
 
 /** Chromium's accessibility tree of the whole page (shadow roots included). */
 export async function accessibilityTree(): Promise<AXNode> {
-  return (await a11ySnapshot({})) as unknown as AXNode;
+  return (await executeServerCommand('accessibility-tree')) as AXNode;
 }
 
 /** Every node of `tree` that `test` accepts, in document order. */
@@ -233,10 +233,15 @@ export function findAll(tree: AXNode, test: (node: AXNode) => boolean): AXNode[]
   return found;
 }
 
+/** The outermost nodes of `role` below `node` (not those nested in another of the same role). */
+export function outermost(node: AXNode, role: string): AXNode[] {
+  return (node.children ?? []).flatMap((child) => (child.role === role ? [child] : outermost(child, role)));
+}
+
 /** The text of a node and its descendants, as assistive technology reads it in browse mode. */
 export function spokenText(node: AXNode): string {
   const own = node.role === 'StaticText' || node.role === 'text' ? (node.name ?? '') : '';
-  return [own, ...(node.children ?? []).map(spokenText)].filter(Boolean).join(' ');
+  return [own, ...(node.children ?? []).map(spokenText)].join('');
 }
 
 type RGBA = [number, number, number, number];
