@@ -626,10 +626,10 @@ export class AssistChat extends LitElement {
     // Send turns into Stop and back as one button, so focus on it survives sending and stopping.
     return html`<div part="messages" class="log" role="log" aria-live="off" aria-label=${t('chatLog')} tabindex="0" @scroll=${this.onScroll} @click=${this.onLogClick}>
         <div class="thread" role="list">
-        ${config.greeting ? html`<div part="message assistant" class="message assistant" role="listitem"><span class="visually-hidden">${name}:</span><div class="markdown">${unsafeHTML(this.greetingHtml)}</div></div>` : nothing}
+        ${config.greeting ? html`<div part="message assistant" class="message assistant" role="listitem"><span class="visually-hidden speaker">${name}:</span><div class="markdown">${unsafeHTML(this.greetingHtml)}</div></div>` : nothing}
         ${this.entries.map((entry) =>
           entry.role === 'user'
-            ? html`<div part="message user" class="message user" role="listitem"><span class="visually-hidden">${t('chatYou')}:</span><span lang=${ifDefined(messageLanguage(entry.question, t.locale))}>${entry.question}</span></div>`
+            ? html`<div part="message user" class="message user" role="listitem"><span class="visually-hidden speaker">${t('chatYou')}:</span><span lang=${ifDefined(messageLanguage(entry.question, t.locale))}>${entry.question}</span></div>`
             : this.renderAnswer(entry),
         )}
         </div>
@@ -667,7 +667,7 @@ export class AssistChat extends LitElement {
     const error = entry.error;
     const hits = error?.code === 'credits_exhausted' ? (error.hits ?? []) : [];
     return html`<div part="message assistant" class="message assistant" role="listitem">
-      <span class="visually-hidden">${this.config!.name || t('chatDefaultName')}:</span>
+      <span class="visually-hidden speaker">${this.config!.name || t('chatDefaultName')}:</span>
       ${entry.state === 'streaming' && !answer.text ? html`<span part="status" class="typing">${this.stageText()}</span>` : nothing}
       <div class="markdown" lang=${ifDefined(entry.state === 'streaming' ? undefined : messageLanguage(answer.text, t.locale))}>${answer.finishedBlocksHtml.map((block) => unsafeHTML(block))}${unsafeHTML(answer.tailHtml)}</div>
       ${entry.state === 'stopped' ? html`<p class="note">${t('chatStopped')}</p>` : nothing}
