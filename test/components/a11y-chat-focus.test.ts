@@ -30,15 +30,20 @@ async function expectEscapeCloses(chat: Awaited<ReturnType<typeof mountChat>>) {
   expect(chat.active()).to.equal(chat.$('[part="launcher"]'));
 }
 
+/** An open panel with a question typed and focus on Send, the answer to come from `stream`. */
+async function typedWithSendFocused() {
+  const stream = controlledStream();
+  chatApi(() => stream.response());
+  const chat = await mountChat();
+  await openWithKeyboard(chat);
+  await sendKeys({ type: 'How do I reset?' });
+  await sendKeys({ press: 'Tab' });
+  return { stream, chat, button: chat.active() as HTMLButtonElement };
+}
+
 describe('a11y: focus through send, stop and retry in the chat', () => {
   it('Enter on Send keeps focus on that button, which says Stop while the answer streams and Send after it', async () => {
-    const stream = controlledStream();
-    chatApi(() => stream.response());
-    const chat = await mountChat();
-    await openWithKeyboard(chat);
-    await sendKeys({ type: 'How do I reset?' });
-    await sendKeys({ press: 'Tab' });
-    const send = chat.active() as HTMLButtonElement;
+    const { stream, chat, button: send } = await typedWithSendFocused();
     expect(send.getAttribute('aria-label')).to.equal(en.chatSend);
 
     await sendKeys({ press: 'Enter' });
@@ -57,13 +62,7 @@ describe('a11y: focus through send, stop and retry in the chat', () => {
   });
 
   it('Enter on Stop stops the answer and leaves focus on the same button, now Send', async () => {
-    const stream = controlledStream();
-    chatApi(() => stream.response());
-    const chat = await mountChat();
-    await openWithKeyboard(chat);
-    await sendKeys({ type: 'How do I reset?' });
-    await sendKeys({ press: 'Tab' });
-    const button = chat.active() as HTMLButtonElement;
+    const { stream, chat, button } = await typedWithSendFocused();
     await sendKeys({ press: 'Enter' });
     stream.send(['meta', { conversationId: 'c_1', answerId: 'a_1' }], ['token', { delta: 'Open ' }]);
     await until(() => expect(button.getAttribute('aria-label')).to.equal(en.chatStop));

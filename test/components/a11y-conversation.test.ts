@@ -4,57 +4,18 @@
  * citation number read as part of the link.
  */
 import { expect } from '@esm-bundle/chai';
-import { sendKeys } from '@web/test-runner-commands';
-import type { Locale } from '../../wire/contract.js';
-import { en, type Translation } from '../../src/i18n/translations/en.js';
-import { de } from '../../src/i18n/translations/de.js';
-import { ja } from '../../src/i18n/translations/ja.js';
-import { th } from '../../src/i18n/translations/th.js';
 import { useMockApi } from '../client/support.js';
-import {
-  SECTION_HITS,
-  SECTION_SOURCES,
-  accessibilityTree,
-  answerEvents,
-  browserLanguages,
-  chatApi,
-  cleanUp,
-  findAll,
-  mountChat,
-  mountSearch,
-  outermost,
-  searchApi,
-  spokenText,
-  summarizeApi,
-  until,
-} from './a11y-support.js';
+import { LANGUAGES, accessibilityTree, answeredChat, browserLanguages, cleanUp, findAll, outermost, spokenText, summarisedSearch } from './a11y-support.js';
 
 useMockApi();
 afterEach(cleanUp);
-
-const LANGUAGES: [Locale, string, Translation][] = [
-  ['en', 'en-GB', en],
-  ['de', 'de-DE', de],
-  ['ja', 'ja-JP', ja],
-  ['th', 'th-TH', th],
-];
-
-async function answered(text = 'Restart the engine [1], then clear the code [2].') {
-  chatApi(() => answerEvents(text, SECTION_SOURCES));
-  const chat = await mountChat();
-  chat.element.show();
-  await chat.ask('Error E42?');
-  await sendKeys({ press: 'Enter' });
-  await until(() => expect(chat.$$('[part="source-link"]')).to.have.length(2));
-  return chat;
-}
 
 for (const [locale, browserTag, strings] of LANGUAGES) {
   describe(`a11y: the conversation for a screen reader, UI in ${locale}`, () => {
     beforeEach(() => browserLanguages([browserTag]));
 
     it('messages are items of a list inside a named log, each starting with its speaker', async () => {
-      const chat = await answered();
+      const chat = await answeredChat();
       const log = chat.$('[part="messages"]')!;
       expect(log.getAttribute('role')).to.equal('log');
       expect(log.getAttribute('aria-label')).to.equal(strings.chatLog);
@@ -75,21 +36,14 @@ for (const [locale, browserTag, strings] of LANGUAGES) {
 
 describe('a11y: sources name their section and carry their number', () => {
   it('chat: two sections of one page get two different link names, “[n] page › section”', async () => {
-    const chat = await answered();
+    const chat = await answeredChat();
     const links = findAll(await accessibilityTree(), (node) => node.role === 'link').map((node) => node.name);
     expect(links).to.include.members(['[1] Troubleshooting ignition › Error E42', '[2] Troubleshooting ignition › Error E77']);
     expect(chat.$('.sources [aria-hidden="true"]'), 'no citation number hidden').to.equal(null);
   });
 
   it('search: the summary’s sources too', async () => {
-    searchApi(() => SECTION_HITS);
-    summarizeApi('Restart the engine [1], then clear the code [2].', SECTION_SOURCES);
-    const search = await mountSearch({ summary: true, debounce: 5000 });
-    search.element.show();
-    await search.element.updateComplete;
-    await search.type('ignition');
-    await sendKeys({ press: 'Enter' });
-    await until(() => expect(search.$$('.summary-sources a')).to.have.length(2));
+    const search = await summarisedSearch();
     const links = findAll(await accessibilityTree(), (node) => node.role === 'link').map((node) => node.name);
     expect(links).to.include.members(['[1] Troubleshooting ignition › Error E42', '[2] Troubleshooting ignition › Error E77']);
     expect(search.$('.summary-sources [aria-hidden="true"]')).to.equal(null);

@@ -12,46 +12,25 @@ import { stringsFor, loadStrings } from '../../src/components/shared/i18n.js';
 import { WIDGET_KEY, useMockApi } from '../client/support.js';
 import {
   SECTION_HITS,
-  SECTION_SOURCES,
   accessibilityTree,
-  answerEvents,
+  answeredChat,
   axeViolations,
   browserLanguages,
-  chatApi,
   cleanUp,
   findAll,
   mountChat,
   mountSearch,
   place,
   searchApi,
+  summarisedSearch,
   summarizeApi,
   until,
+  CITING_ANSWER,
+  SECTION_SOURCES,
 } from './a11y-support.js';
 
 useMockApi();
 afterEach(cleanUp);
-
-async function answeredChat() {
-  chatApi(() => answerEvents('Restart the engine [1], then clear the code [2].', SECTION_SOURCES));
-  const chat = await mountChat();
-  chat.element.show();
-  await chat.ask('Error E42?');
-  await sendKeys({ press: 'Enter' });
-  await until(() => expect(chat.$$('[part="source-link"]')).to.have.length(2));
-  return chat;
-}
-
-async function summarisedSearch() {
-  searchApi(() => SECTION_HITS);
-  summarizeApi('Restart the engine [1], then clear the code [2].', SECTION_SOURCES);
-  const search = await mountSearch({ summary: true, debounce: 5000 });
-  search.element.show();
-  await search.element.updateComplete;
-  await search.type('ignition');
-  await sendKeys({ press: 'Enter' });
-  await until(() => expect(search.$$('.summary-sources a')).to.have.length(2));
-  return search;
-}
 
 describe('a11y: the smaller things', () => {
   it('the open bubble panel adds no banner landmark to the page', async () => {
@@ -97,7 +76,7 @@ describe('a11y: the smaller things', () => {
       for (const region of regions) if (region.textContent!.includes(en.searchSummaryReady)) announced.push(region.textContent!.trim());
     });
     searchApi(() => SECTION_HITS);
-    summarizeApi('Restart the engine [1], then clear the code [2].', SECTION_SOURCES);
+    summarizeApi(CITING_ANSWER, SECTION_SOURCES);
     const search = await mountSearch({ summary: true, debounce: 5000 });
     observer.observe(search.element.shadowRoot!, { subtree: true, childList: true, characterData: true });
     search.element.show();

@@ -4,24 +4,11 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
-import type { Locale } from '../../wire/contract.js';
-import { en } from '../../src/i18n/translations/en.js';
-import { de } from '../../src/i18n/translations/de.js';
-import { ja } from '../../src/i18n/translations/ja.js';
-import { th } from '../../src/i18n/translations/th.js';
-import type { Translation } from '../../src/i18n/translations/en.js';
 import { useMockApi } from '../client/support.js';
-import { answerEvents, browserLanguages, chatApi, cleanUp, mountChat, mountSearch, place, until } from './a11y-support.js';
+import { LANGUAGES, answerEvents, browserLanguages, chatApi, cleanUp, mountChat, mountSearch, place, until } from './a11y-support.js';
 
 useMockApi();
 afterEach(cleanUp);
-
-const LANGUAGES: [Locale, string, Translation][] = [
-  ['en', 'en-GB', en],
-  ['de', 'de-DE', de],
-  ['ja', 'ja-JP', ja],
-  ['th', 'th-TH', th],
-];
 
 /** The language a screen reader reads `element` in: the nearest `lang`, through shadow roots. */
 function languageOf(element: Element): string | null {

@@ -5,7 +5,7 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { useMockApi } from '../client/support.js';
-import { SECTION_HITS, SECTION_SOURCES, accessibilityTree, cleanUp, findAll, mountSearch, searchApi, summarizeApi, until } from './a11y-support.js';
+import { accessibilityTree, cleanUp, findAll, summarisedSearch, until } from './a11y-support.js';
 
 useMockApi();
 afterEach(cleanUp);
@@ -17,14 +17,7 @@ async function shiftTab(): Promise<void> {
 }
 
 async function openWithResultsAndSummary() {
-  searchApi(() => SECTION_HITS);
-  summarizeApi('Restart the engine [1], then clear the code [2].', SECTION_SOURCES);
-  const search = await mountSearch({ summary: true, debounce: 5000 });
-  search.element.show();
-  await search.element.updateComplete;
-  await search.type('ignition');
-  await sendKeys({ press: 'Enter' });
-  await until(() => expect(search.$$('.summary-sources a')).to.have.length(2));
+  const search = await summarisedSearch();
   await until(() => expect(search.$$('[role="option"]')).to.have.length(2));
   return search;
 }

@@ -10,6 +10,7 @@ import { API, controlledStream, errorBody, useMockApi, worker } from '../client/
 import { en } from '../../src/i18n/translations/en.js';
 import { WIDGET_KEY } from '../client/support.js';
 import {
+  CITING_ANSWER,
   SECTION_HITS,
   SECTION_SOURCES,
   answerEvents,
@@ -31,7 +32,8 @@ type Theme = 'light' | 'dark';
 type Chat = Awaited<ReturnType<typeof mountChat>>;
 type Search = Awaited<ReturnType<typeof mountSearch>>;
 
-const ANSWER = 'Restart the engine [1], then clear the code [2].\n\n```sh\nengine reset\n```';
+/** A code block too, for its copy button. */
+const ANSWER = `${CITING_ANSWER}\n\n\`\`\`sh\nengine reset\n\`\`\``;
 
 async function chatIn(theme: Theme, variant: 'bubble' | 'inline', options: { user?: { id: string; hash: string } } = {}): Promise<Chat> {
   const inline = variant === 'inline' ? { variant, target: '#a11y-chat-slot' } : {};
@@ -46,7 +48,7 @@ async function asked(chat: Chat, question = 'Error E42?'): Promise<void> {
   await sendKeys({ press: 'Enter' });
 }
 
-async function answeredChat(theme: Theme, variant: 'bubble' | 'inline'): Promise<Chat> {
+async function answeredChatIn(theme: Theme, variant: 'bubble' | 'inline'): Promise<Chat> {
   chatApi(() => answerEvents(ANSWER, SECTION_SOURCES));
   const chat = await chatIn(theme, variant);
   await asked(chat);
@@ -123,7 +125,7 @@ async function withResults(theme: Theme, variant: 'modal' | 'inline'): Promise<S
 
 async function withSummary(theme: Theme, variant: 'modal' | 'inline'): Promise<Search> {
   searchApi(() => SECTION_HITS);
-  summarizeApi('Restart the engine [1], then clear the code [2].', SECTION_SOURCES);
+  summarizeApi(CITING_ANSWER, SECTION_SOURCES);
   const search = await searchIn(theme, variant, true);
   await searched(search, 'ignition', () => expect(search.$$('.summary-sources a')).to.have.length(2));
   return search;
@@ -145,14 +147,14 @@ const STATES: [string, (theme: Theme) => Promise<unknown>][] = [
   ['chat bubble closed', (theme) => mountChat({ theme })],
   ['chat bubble open', (theme) => chatIn(theme, 'bubble')],
   ['chat bubble streaming', (theme) => streamingChat(theme, 'bubble')],
-  ['chat bubble answered', (theme) => answeredChat(theme, 'bubble')],
+  ['chat bubble answered', (theme) => answeredChatIn(theme, 'bubble')],
   ['chat bubble error', (theme) => failedChat(theme, 'bubble')],
   ['chat bubble stopped', (theme) => stoppedChat(theme, 'bubble')],
   ['chat bubble out of credits', (theme) => outOfCreditsChat(theme, 'bubble')],
   ['chat bubble history', (theme) => historyChat(theme)],
   ['chat inline open', (theme) => chatIn(theme, 'inline')],
   ['chat inline streaming', (theme) => streamingChat(theme, 'inline')],
-  ['chat inline answered', (theme) => answeredChat(theme, 'inline')],
+  ['chat inline answered', (theme) => answeredChatIn(theme, 'inline')],
   ['chat inline error', (theme) => failedChat(theme, 'inline')],
   ['chat inline stopped', (theme) => stoppedChat(theme, 'inline')],
   ['chat inline out of credits', (theme) => outOfCreditsChat(theme, 'inline')],

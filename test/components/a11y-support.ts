@@ -5,7 +5,12 @@
  */
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import { http, HttpResponse } from 'msw';
-import { defaultConfig, type Hit, type Source, type WidgetConfig } from '../../wire/contract.js';
+import { defaultConfig, type Hit, type Locale, type Source, type WidgetConfig } from '../../wire/contract.js';
+import { expect } from '@esm-bundle/chai';
+import { en, type Translation } from '../../src/i18n/translations/en.js';
+import { de } from '../../src/i18n/translations/de.js';
+import { ja } from '../../src/i18n/translations/ja.js';
+import { th } from '../../src/i18n/translations/th.js';
 import '../../src/assist.js';
 import { createChatWidget } from '../../src/components/assist-chat/index.js';
 import { createSearchWidget } from '../../src/components/assist-search/index.js';
@@ -35,6 +40,17 @@ export const SECTION_HITS: Hit[] = SECTION_SOURCES.map((source, index) => ({
   source: 'docs',
   score: 1 / (index + 1),
 }));
+
+/** The UI languages the tests cover (Latin, German keyboard names, Japanese and Thai scripts), with a browser language that picks each. */
+export const LANGUAGES: [Locale, string, Translation][] = [
+  ['en', 'en-GB', en],
+  ['de', 'de-DE', de],
+  ['ja', 'ja-JP', ja],
+  ['th', 'th-TH', th],
+];
+
+/** What a summary and a chat answer citing SECTION_SOURCES say. */
+export const CITING_ANSWER = 'Restart the engine [1], then clear the code [2].';
 
 /** Resolves when `check` passes (does not throw nor return false), retrying until it does. */
 export async function until(check: () => unknown, timeout = 4000): Promise<void> {
@@ -169,6 +185,30 @@ export function answerEvents(text: string, sources: Source[] = []): StreamEvent[
     ['token', { delta: text }],
     ['done', reply],
   ];
+}
+
+/** An open bubble chat that answered a question citing two sections of one page. */
+export async function answeredChat(options: WidgetMountOptions & ClientOptions = {}) {
+  chatApi(() => answerEvents(CITING_ANSWER, SECTION_SOURCES));
+  const chat = await mountChat(options);
+  chat.element.show();
+  await chat.ask('Error E42?');
+  await sendKeys({ press: 'Enter' });
+  await until(() => expect(chat.$$('[part="source-link"]')).to.have.length(2));
+  return chat;
+}
+
+/** An open search modal showing results and a summary citing two sections of one page. */
+export async function summarisedSearch(options: WidgetMountOptions & ClientOptions = {}) {
+  searchApi(() => SECTION_HITS);
+  summarizeApi(CITING_ANSWER, SECTION_SOURCES);
+  const search = await mountSearch({ summary: true, debounce: 5000, ...options });
+  search.element.show();
+  await search.element.updateComplete;
+  await search.type('ignition');
+  await sendKeys({ press: 'Enter' });
+  await until(() => expect(search.$$('.summary-sources a')).to.have.length(2));
+  return search;
 }
 
 /** Emulates the visitor's colour preferences: dark or light scheme, forced colours on or off. */
