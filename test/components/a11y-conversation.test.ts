@@ -5,7 +5,7 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { useMockApi } from '../client/support.js';
-import { LANGUAGES, accessibilityTree, answeredChat, browserLanguages, cleanUp, findAll, outermost, spokenText, summarisedSearch } from './a11y-support.js';
+import { LANGUAGES, accessibilityTree, answeredChat, browserLanguages, cleanUp, findAll, mountChat, outermost, spokenText, summarisedSearch } from './a11y-support.js';
 
 useMockApi();
 afterEach(cleanUp);
@@ -40,6 +40,14 @@ describe('a11y: sources name their section and carry their number', () => {
     const links = findAll(await accessibilityTree(), (node) => node.role === 'link').map((node) => node.name);
     expect(links).to.include.members(['[1] Troubleshooting ignition › Error E42', '[2] Troubleshooting ignition › Error E77']);
     expect(chat.$('.sources [aria-hidden="true"]'), 'no citation number hidden').to.equal(null);
+  });
+
+  it('chat: the names survive a reload (the conversation kept in this browser keeps the sections)', async () => {
+    await answeredChat();
+    const reloaded = await mountChat();
+    reloaded.element.show();
+    await reloaded.element.updateComplete;
+    expect(reloaded.$$('[part="source-link"]').map((link) => link.textContent)).to.deep.equal(['[1] Troubleshooting ignition › Error E42', '[2] Troubleshooting ignition › Error E77']);
   });
 
   it('search: the summary’s sources too', async () => {
