@@ -6,7 +6,7 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { http, HttpResponse } from 'msw';
-import { API, controlledStream, errorBody, useMockApi, worker } from '../client/support.js';
+import { API, controlledStream, errorBody, ownStorageKeys, useMockApi, worker } from '../client/support.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { WIDGET_KEY } from '../client/support.js';
 import {
@@ -196,7 +196,8 @@ describe('a11y: axe with every rule over 25 states of both widgets', () => {
           await new Promise((resolve) => setTimeout(resolve, 250)); // animations (the panel rising) settled
           for (const violation of await axeViolations(document)) found.push(`${theme} · ${name} · ${violation}`);
           await cleanUp();
-          localStorage.clear();
+          // Only this file's keys: other test files run beside it in the same origin.
+          for (const key of ownStorageKeys()) localStorage.removeItem(key);
         }
       }
     } finally {
