@@ -55,7 +55,7 @@ test('Ctrl+K, type, see results and a summary; ArrowDown and Enter open the resu
   const firstHref = await options.first().getAttribute('href');
   assert.equal(firstHref, 'https://acme.test/start#configure');
   assert.deepEqual(await options.first().locator('mark').allTextContents(), ['accent', 'colour']);
-  assert.match(await page.locator('assist-search [role="status"]').textContent() ?? '', /^\d+ results?$/);
+  assert.match(await page.locator('assist-search [role="status"]').first().textContent() ?? '', /^\d+ results?$/);
 
   await page.locator('assist-search .summary-sources a').first().waitFor();
   assert.ok(((await page.locator('assist-search [part="summary"] .markdown').textContent()) ?? '').trim().length > 0);
