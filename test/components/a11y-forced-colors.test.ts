@@ -38,11 +38,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     it('the active result is told apart from the others by system colours (Highlight)', async () => {
       searchApi(() => SECTION_HITS);
-      const search = await mountSearch({ theme: 'auto' });
+      // A long debounce and Enter: one search, so no later results reset the active option.
+      const search = await mountSearch({ theme: 'auto', debounce: 5000 });
       await emulateColours({ forcedColors: 'active', colorScheme });
       search.element.show();
       await search.element.updateComplete;
       await search.type('ignition');
+      await sendKeys({ press: 'Enter' });
       await until(() => expect(search.$$('[role="option"]')).to.have.length(2));
       await sendKeys({ press: 'ArrowDown' });
       await search.element.updateComplete;

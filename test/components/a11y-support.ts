@@ -154,11 +154,13 @@ export function searchApi(hits: (query: string) => Hit[]): void {
   }));
 }
 
-/** Answers summaries with `text` citing `sources`, streamed. */
-export function summarizeApi(text: string, sources: Source[]): void {
+/** Answers summaries with `text` citing `sources`, streamed; `answerId` makes them ratable. */
+export function summarizeApi(text: string, sources: Source[], answerId?: string): void {
+  // With an answer id (sent first, as the server does) the summary can be rated.
+  const meta: StreamEvent[] = answerId ? [['meta', { answerId }]] : [];
   worker.use(
     http.post(`${API}/summarize`, () =>
-      new HttpResponse(encodeEvents([['sources', { sources }], ['token', { delta: text }], ['done', { summarized: true, text, sources }]]), {
+      new HttpResponse(encodeEvents([...meta, ['sources', { sources }], ['token', { delta: text }], ['done', { summarized: true, text, sources }]]), {
         headers: { 'Content-Type': 'text/event-stream' },
       }),
     ),
@@ -202,11 +204,11 @@ export async function answeredChat(options: WidgetMountOptions & ClientOptions =
 export async function summarisedSearch(options: WidgetMountOptions & ClientOptions = {}) {
   searchApi(() => SECTION_HITS);
   summarizeApi(CITING_ANSWER, SECTION_SOURCES);
-  const search = await mountSearch({ summary: true, debounce: 5000, ...options });
+  const search = await mountSearch({ summary: true, ...options });
   search.element.show();
   await search.element.updateComplete;
+  // Searched as typed: Enter would ask the chat instead when one is on the page.
   await search.type('ignition');
-  await sendKeys({ press: 'Enter' });
   await until(() => expect(search.$$('.summary-sources a')).to.have.length(2));
   return search;
 }

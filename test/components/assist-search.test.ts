@@ -86,7 +86,8 @@ function view(element: AssistSearch, controller?: WidgetController) {
     dialog: () => $<HTMLDialogElement>('dialog'),
     options: () => $$('[role="option"]'),
     titles: () => $$('[role="option"] .section').map((node) => node.textContent!.trim()),
-    groups: () => $$('.group-title').map((node) => node.textContent!.trim()),
+    // The listbox's own group titles, not the blank one over the column of remove buttons.
+    groups: () => $$('[role="listbox"] .group-title').map((node) => node.textContent!.trim()),
     live: () => $('[role="status"]')!.textContent!.trim(),
     active: () => {
       const id = input().getAttribute('aria-activedescendant');
@@ -637,7 +638,7 @@ describe('<assist-search> Ask AI', () => {
     const chat = document.querySelector('assist-chat')!;
     expect(chat.widget).to.equal(CHAT_KEY);
     await until(() => expect(chat.open).to.equal(true));
-    await until(() => expect(chat.shadowRoot!.querySelector('.message.user')!.textContent).to.equal('reset password'));
+    await until(() => expect(chat.shadowRoot!.querySelector('.message.user > :not(.speaker)')!.textContent).to.equal('reset password'));
     await until(() => expect(chat.shadowRoot!.querySelector('.message.assistant .markdown')!.textContent).to.contain('About reset password.'));
   });
 

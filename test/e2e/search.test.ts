@@ -125,7 +125,7 @@ test('Ask AI: Enter on the first option closes the search, the chat answers the 
 
   await page.locator('assist-chat [part="panel"]:not([hidden])').waitFor();
   assert.equal(await page.locator('assist-search dialog').evaluate((dialog) => (dialog as HTMLDialogElement).open), false);
-  assert.equal((await page.locator('assist-chat .message.user').first().textContent())?.trim(), 'install');
+  assert.equal((await page.locator('assist-chat .message.user > :not(.speaker)').first().textContent())?.trim(), 'install');
   const feedback = page.locator('assist-chat [part="feedback"]').last();
   await feedback.waitFor({ timeout: 30_000 });
   await feedback.getByRole('button', { name: 'Not helpful' }).click();
