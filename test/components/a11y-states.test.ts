@@ -5,12 +5,14 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { API, controlledStream, errorBody, ownStorageKeys, useMockApi, worker } from '../client/support.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { WIDGET_KEY } from '../client/support.js';
 import {
+  CHAT_CONFIG,
   CITING_ANSWER,
+  SEARCH_CONFIG,
   SECTION_HITS,
   SECTION_SOURCES,
   answerEvents,
@@ -99,8 +101,13 @@ async function historyChat(theme: Theme): Promise<Chat> {
   return chat;
 }
 
-async function searchIn(theme: Theme, variant: 'modal' | 'inline', summary = false): Promise<Search> {
-  const search = await mountSearch(variant === 'inline' ? { theme, variant, target: '#a11y-search-slot', summary } : { theme, target: '#a11y-search-box', summary, debounce: 5000 });
+/** A chat widget for "Ask AI" to hand the query to. */
+const CHAT_KEY = 'acme/help';
+
+async function searchIn(theme: Theme, variant: 'modal' | 'inline', summary = false, options: { chat?: string; debounce?: number } = {}, config = SEARCH_CONFIG): Promise<Search> {
+  // A long debounce: Enter searches at once, before results of a partial query could arrive (Enter then opens the first).
+  const placement = variant === 'inline' ? { variant, target: '#a11y-search-slot' } : { target: '#a11y-search-box' };
+  const search = await mountSearch({ theme, ...placement, summary, debounce: 5000, ...options }, config);
   if (variant === 'modal') search.element.show();
   await search.element.updateComplete;
   search.input().focus();
@@ -137,12 +144,80 @@ async function withoutResults(theme: Theme, variant: 'modal' | 'inline'): Promis
   return searched(search, 'zzzz', () => expect(search.$('.state')?.textContent).to.contain('zzzz'));
 }
 
-async function withRecent(theme: Theme, variant: 'modal' | 'inline'): Promise<Search> {
+async function withRecent(theme: Theme, variant: 'modal' | 'inline', config = SEARCH_CONFIG): Promise<Search> {
   localStorage.setItem(`assist:recent-searches:${WIDGET_KEY}`, JSON.stringify(['ignition', 'error e42']));
-  return searchIn(theme, variant);
+  return searchIn(theme, variant, false, {}, config);
 }
 
-/** The 25 states: what each shows, and how to get there. */
+/** Recent searches with their remove buttons, then the widget's suggested questions. */
+function withSuggestions(theme: Theme, variant: 'modal' | 'inline'): Promise<Search> {
+  return withRecent(theme, variant, { ...SEARCH_CONFIG, suggestions: ['How do I clear error E42?', 'Why does the engine not start?'] });
+}
+
+/** "Ask AI: ignition" first, active, above the results. */
+async function withAskAi(theme: Theme, variant: 'modal' | 'inline'): Promise<Search> {
+  searchApi(() => SECTION_HITS);
+  const search = await searchIn(theme, variant, false, { chat: CHAT_KEY, debounce: 30 });
+  // Searched as typed: Enter would ask the chat.
+  await search.type('ignition');
+  await until(() => expect(search.$$('[role="option"]')).to.have.length(3));
+  await sendKeys({ press: 'ArrowDown' });
+  await until(() => expect(search.$('.option.ask')!.getAttribute('aria-selected')).to.equal('true'));
+  return search;
+}
+
+async function withoutResultsAskAi(theme: Theme): Promise<Search> {
+  searchApi(() => []);
+  const search = await searchIn(theme, 'modal', false, { chat: CHAT_KEY, debounce: 30 });
+  await search.type('zzzz');
+  await until(() => expect(search.$('.state')?.textContent).to.contain(en.searchAskAiNoResults));
+  return search;
+}
+
+/** Skeleton rows while the search is under way (it answers only after the check). */
+async function searching(theme: Theme): Promise<Search> {
+  worker.use(http.post(`${API}/search`, async () => (await delay(10_000), HttpResponse.json({ sessionId: 's_1', queryId: 'q_1', hits: [] }))));
+  const search = await searchIn(theme, 'modal');
+  return searched(search, 'ignition', () => expect(search.$$('.skeleton-row')).to.have.length(3));
+}
+
+/** Results in, the summary's shimmer while it is being written. */
+async function summaryBeingWritten(theme: Theme): Promise<Search> {
+  searchApi(() => SECTION_HITS);
+  worker.use(http.post(`${API}/summarize`, async () => (await delay(10_000), HttpResponse.json({ summarized: false, text: '', sources: [] }))));
+  const search = await searchIn(theme, 'modal', true);
+  return searched(search, 'ignition', () => expect(search.$$('.summary .shimmer')).to.have.length(3));
+}
+
+/** A finished summary rated "Not helpful", its comment field open. */
+async function summaryRated(theme: Theme): Promise<Search> {
+  searchApi(() => SECTION_HITS);
+  summarizeApi(CITING_ANSWER, SECTION_SOURCES, 'a_sum');
+  const search = await searchIn(theme, 'modal', true);
+  await searched(search, 'ignition', () => expect(search.$$('[part="feedback"] button')).to.have.length(2));
+  search.$$('[part="feedback"] button')[1]!.click();
+  await until(() => expect(search.$('[part="feedback"] input')).to.exist);
+  return search;
+}
+
+/** An empty conversation offering the widget's suggested questions under the greeting. */
+async function chatWithSuggestions(theme: Theme): Promise<Chat> {
+  const chat = await mountChat({ theme }, { ...CHAT_CONFIG, suggestions: ['How do I clear error E42?', 'Why does the engine not start?'] });
+  chat.element.show();
+  await until(() => expect(chat.$$('.suggestion')).to.have.length(2));
+  return chat;
+}
+
+/** An answer rated "Not helpful", its comment field open. */
+async function answerRated(theme: Theme, variant: 'bubble' | 'inline'): Promise<Chat> {
+  const chat = await answeredChatIn(theme, variant);
+  await until(() => expect(chat.$$('[part="feedback"] button')).to.have.length(2));
+  chat.$$('[part="feedback"] button')[1]!.click();
+  await until(() => expect(chat.$('[part="feedback"] input')).to.exist);
+  return chat;
+}
+
+/** The 25 states of the accessibility audit and those of the search and feedback work: what each shows, and how to get there. */
 const STATES: [string, (theme: Theme) => Promise<unknown>][] = [
   ['chat bubble closed', (theme) => mountChat({ theme })],
   ['chat bubble open', (theme) => chatIn(theme, 'bubble')],
@@ -176,12 +251,23 @@ const STATES: [string, (theme: Theme) => Promise<unknown>][] = [
   ['search inline results', (theme) => withResults(theme, 'inline')],
   ['search inline summary', (theme) => withSummary(theme, 'inline')],
   ['search inline no results', (theme) => withoutResults(theme, 'inline')],
+  ['chat bubble suggestions', (theme) => chatWithSuggestions(theme)],
+  ['chat bubble answer rated not helpful', (theme) => answerRated(theme, 'bubble')],
+  ['chat inline answer rated not helpful', (theme) => answerRated(theme, 'inline')],
+  ['search modal suggestions', (theme) => withSuggestions(theme, 'modal')],
+  ['search modal Ask AI', (theme) => withAskAi(theme, 'modal')],
+  ['search modal no results, Ask AI', (theme) => withoutResultsAskAi(theme)],
+  ['search modal searching (skeleton)', (theme) => searching(theme)],
+  ['search modal summary being written', (theme) => summaryBeingWritten(theme)],
+  ['search modal summary rated not helpful', (theme) => summaryRated(theme)],
+  ['search inline suggestions', (theme) => withSuggestions(theme, 'inline')],
+  ['search inline Ask AI', (theme) => withAskAi(theme, 'inline')],
 ];
 
-describe('a11y: axe with every rule over 25 states of both widgets', () => {
+describe('a11y: axe with every rule over 36 states of both widgets', () => {
   it('finds nothing, in the light and the dark theme', async function () {
     this.timeout(240_000);
-    expect(STATES).to.have.length(25);
+    expect(STATES).to.have.length(36);
     const language = document.documentElement.lang;
     const title = document.title;
     document.documentElement.lang = 'en';
