@@ -19,7 +19,7 @@ import type { AssistSearch } from '../../src/components/assist-search/assist-sea
 import type { WidgetController, WidgetMountOptions } from '../../src/core/widget-handle.js';
 import type { ClientOptions } from '../../src/client/types.js';
 import { clearConfigCache } from '../../src/core/config-cache.js';
-import { API, CONFIG, FAST_RETRY, WIDGET_KEY, encodeEvents, tick, worker, type StreamEvent } from '../client/support.js';
+import { API, CONFIG, FAST_RETRY, WIDGET_KEY, encodeEvents, tick, until as untilPasses, worker, type StreamEvent } from '../client/support.js';
 
 export const SEARCH_CONFIG: WidgetConfig = { ...defaultConfig('search', 'Docs'), debounce: 30 };
 export const CHAT_CONFIG: WidgetConfig = { ...CONFIG, default_language: 'en' };
@@ -52,18 +52,9 @@ export const LANGUAGES: [Locale, string, Translation][] = [
 /** What a summary and a chat answer citing SECTION_SOURCES say. */
 export const CITING_ANSWER = 'Restart the engine [1], then clear the code [2].';
 
-/** Resolves when `check` passes (does not throw nor return false), retrying until it does. */
-export async function until(check: () => unknown, timeout = 4000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    try {
-      if (check() !== false) return;
-    } catch (error) {
-      if (Date.now() - start > timeout) throw error;
-    }
-    if (Date.now() - start > timeout) throw new Error(`Condition not met: ${check}`);
-    await tick(10);
-  }
+/** The browser tests' `until`, with a second more: these tests run axe and whole accessibility trees beside others. */
+export function until(check: () => unknown, timeout = 4000): Promise<void> {
+  return untilPasses(check, timeout);
 }
 
 const controllers: WidgetController[] = [];
@@ -226,7 +217,8 @@ interface Axe {
   getRules(): { ruleId: string; tags: string[] }[];
 }
 
-async function loadAxe(): Promise<Axe> {
+/** axe-core, loaded into the page once. */
+export async function loadAxe(): Promise<Axe> {
   const global = window as unknown as { axe?: Axe };
   if (!global.axe) {
     await new Promise<void>((resolve, reject) => {

@@ -12,6 +12,7 @@ import type { ClientOptions } from '../../src/client/types.js';
 import { clearConfigCache } from '../../src/core/config-cache.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
+import { loadAxe } from './a11y-support.js';
 import { API, controlledStream, FAST_RETRY, WIDGET_KEY, encodeEvents, hit, ownStorageKeys, tick, until, useMockApi, worker, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
@@ -581,18 +582,9 @@ describe('<assist-search> inline', () => {
   });
 });
 
-/** Loads axe-core once and lists the serious and critical violations inside `element`. */
+/** Lists the serious and critical violations inside `element`. */
 async function seriousAxeViolations(element: Element, label: string): Promise<string[]> {
-  if (!(window as { axe?: unknown }).axe) {
-    await new Promise<void>((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = '/node_modules/axe-core/axe.min.js';
-      script.onload = () => resolve();
-      script.onerror = () => reject(new Error('axe-core did not load'));
-      document.head.append(script);
-    });
-  }
-  const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+  const axe = await loadAxe();
   const result = await axe.run(element, { resultTypes: ['violations'] });
   return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${label}: ${violation.id}`);
 }
