@@ -170,7 +170,8 @@ async function withoutResultsAskAi(theme: Theme): Promise<Search> {
   searchApi(() => []);
   const search = await searchIn(theme, 'modal', false, { chat: CHAT_KEY, debounce: 30 });
   await search.type('zzzz');
-  await until(() => expect(search.$('.state')?.textContent).to.contain(en.searchAskAiNoResults));
+  await until(() => expect(search.$('.state')?.textContent).to.contain('zzzz'));
+  await until(() => expect(search.$$('.option.ask')).to.have.length(1));
   return search;
 }
 
