@@ -30,7 +30,8 @@ export type WidgetOptions = ClientOptions & WidgetMountOptions;
  */
 const widgetBase = `${apiOrigin}/widget/v1/`;
 
-type CreateWidget = (widgetKey: string, options: WidgetOptions) => Promise<WidgetController>;
+/** `reserved`: search only, the space held in the page for its box (see reserveSearchBox). */
+type CreateWidget = (widgetKey: string, options: WidgetOptions & { reserved?: Element }) => Promise<WidgetController>;
 const widgetLoaders: Record<WidgetKind, () => Promise<CreateWidget>> = {
   chat: () => import('./components/assist-chat/index.js').then((module) => module.createChatWidget),
   search: () => import('./components/assist-search/index.js').then((module) => module.createSearchWidget),
@@ -41,11 +42,38 @@ function widget(kind: WidgetKind, widgetKey: string, options: WidgetOptions = {}
     throw new AssistError('invalid_key', `Assist.${kind}(): the widget key must be "{organisation}/{widget}", like "acme/help" (got ${JSON.stringify(widgetKey)}).`);
   }
   return createWidgetHandle(`Assist.${kind}(${JSON.stringify(widgetKey)})`, async () => {
-    const create = await widgetLoaders[kind]().catch((error: unknown) => {
-      throw new AssistError('network', `The ${kind} widget could not be loaded from ${widgetBase}.`, { cause: error });
-    });
-    return create(widgetKey, { ...options, baseUrl: options.baseUrl ?? apiOrigin });
+    const reserved = kind === 'search' ? reserveSearchBox(options.target) : null;
+    try {
+      const create = await widgetLoaders[kind]().catch((error: unknown) => {
+        throw new AssistError('network', `The ${kind} widget could not be loaded from ${widgetBase}.`, { cause: error });
+      });
+      return await create(widgetKey, { ...options, baseUrl: options.baseUrl ?? apiOrigin, ...(reserved && { reserved }) });
+    } catch (error) {
+      reserved?.remove();
+      throw error;
+    }
   });
+}
+
+/**
+ * Holds the place of the search box in `target` from the moment `mount()` runs, so the page
+ * does not move when the widget's code and config arrive: as tall as the box (see the search
+ * styles), and replaced by it in one task.
+ */
+function reserveSearchBox(target: string | undefined): HTMLElement | null {
+  let holder: Element | null = null;
+  try {
+    holder = target ? document.querySelector(target) : null;
+  } catch {
+    // An invalid selector is reported when the widget mounts.
+  }
+  if (!holder) return null;
+  const reserved = document.createElement('span');
+  reserved.setAttribute('aria-hidden', 'true');
+  // Set through the CSSOM, which a strict Content-Security-Policy allows.
+  Object.assign(reserved.style, { display: 'block', fontSize: 'var(--assist-font-size, 15px)', height: '2em', minWidth: '12em' });
+  holder.append(reserved);
+  return reserved;
 }
 
 /** The global `Assist` object. */

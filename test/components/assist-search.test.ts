@@ -669,8 +669,8 @@ describe('<assist-search> Ask AI', () => {
     search.element.show();
     await search.element.updateComplete;
     await search.type('zxqv');
-    await until(() => expect(search.$('.state')!.textContent).to.equal(`No results for “zxqv” ${en.searchAskAiNoResults}`));
-    expect(search.live()).to.equal(`No results for “zxqv” ${en.searchAskAiNoResults}`);
+    await until(() => expect(search.$('.state')!.textContent).to.equal('No results for “zxqv”. Ask the assistant instead.'));
+    expect(search.live()).to.equal('No results for “zxqv”. Ask the assistant instead.');
     expect(search.input().getAttribute('aria-expanded')).to.equal('true');
     expect(search.options().map((option) => option.textContent!.trim())).to.deep.equal(['Ask AI: zxqv']);
     // Enter with no option active opens the first: here, Ask AI.
@@ -793,6 +793,28 @@ describe('<assist-search> keys and states', () => {
     expect(element.shadowRoot!.querySelector('[part="box"]')!.hasAttribute('disabled')).to.equal(false);
     expect(holder.querySelector('#below')!.getBoundingClientRect().top).to.equal(before);
     expect(element.getBoundingClientRect().height).to.equal(boxBefore.height);
+  });
+});
+
+describe('<assist-search> holding its place', () => {
+  it('Assist.search() with a target holds the box’s place from mount() on, so nothing below moves when the widget arrives', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    worker.use(http.get(`${API}/config`, async () => (await released, HttpResponse.json(SEARCH_CONFIG))));
+    const holder = place(`<header style="display:flex;align-items:center;font:16px/1.5 sans-serif"><strong>Acme</strong><div id="held"></div></header><p id="after-header">Content</p>`);
+    const below = () => holder.querySelector('#after-header')!.getBoundingClientRect().top;
+    const before = below();
+    const handle = window.Assist!.search(WIDGET_KEY, { target: '#held', retry: FAST_RETRY }).mount();
+    cleanups.push(() => handle.destroy());
+    // At once, before any code or config arrived.
+    const held = below();
+    expect(held).to.be.greaterThan(before);
+    release();
+    await handle.ready;
+    const element = holder.querySelector('assist-search')!;
+    await element.updateComplete;
+    expect(holder.querySelector('#held')!.children).to.have.length(1);
+    expect(below()).to.equal(held);
   });
 });
 

@@ -17,13 +17,16 @@ export const searchStyles = css`
     padding: 0 0.35em;
     color: var(--_muted);
   }
+  /* A fixed height, that of a heading line in most headers, so the box fits without growing one; assist.js also holds this much space for it before the widget's code arrives. */
   .box {
     display: flex;
     align-items: center;
     gap: 0.5em;
+    box-sizing: border-box;
+    height: 2em;
     width: 100%;
     min-width: 12em;
-    padding: 0.45em 0.7em;
+    padding: 0 0.7em;
     border: 1px solid var(--_border);
     border-radius: var(--_radius-small);
     background: var(--_bg);

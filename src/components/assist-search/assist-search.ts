@@ -626,8 +626,7 @@ export class AssistSearch extends LitElement {
       this.queryId = queryId;
       this.searchedQuery = query;
       this.phase = hits.length > 0 ? 'results' : 'empty';
-      this.announcement =
-        hits.length > 0 ? t.plural('searchResults', hits.length) : `${t('searchNoResults', { query })}${this.hasChat() ? ` ${t('searchAskAiNoResults')}` : ''}`;
+      this.announcement = hits.length > 0 ? t.plural('searchResults', hits.length) : this.noResultsText(query);
       this.emit('assist-search', { query, hits, queryId });
 
     } catch (error) {
@@ -830,7 +829,7 @@ export class AssistSearch extends LitElement {
       <div class="listbox" part="results" role="listbox" id=${this.listboxId} aria-label=${t('searchLabel')}
         ?hidden=${this.items.length === 0}>
         ${query ? html`${this.items[0]?.kind === 'ask' ? this.renderAsk(this.items[0]) : nothing}${this.groups.map((group) => this.renderGroup(group))}` : this.renderStartOptions(t)}
-      </div>${query ? nothing : this.renderRecentRemoval(t)}
+      </div>${query ? this.renderSkeleton(t) : this.renderRecentRemoval(t)}
     </div>`;
   }
 
@@ -851,14 +850,20 @@ export class AssistSearch extends LitElement {
   private renderState(t: Strings): TemplateResult | typeof nothing {
     if (!this.query.trim()) return nothing;
     if (this.phase === 'error') return html`<p class="state error">${errorMessage(t, this.error!)}</p>`;
-    if (this.phase === 'loading' && this.hits.length === 0) {
-      return html`<div class="skeleton" aria-hidden="true">${[0, 1, 2].map(() => html`<div class="skeleton-row"><span class="shimmer"></span><span class="shimmer"></span></div>`)}</div>
-        <p class="visually-hidden">${t('searchLoading')}</p>`;
-    }
-    if (this.phase === 'empty') {
-      return html`<p class="state">${t('searchNoResults', { query: this.searchedQuery })}${this.hasChat() ? html` ${t('searchAskAiNoResults')}` : nothing}</p>`;
-    }
+    if (this.phase === 'empty') return html`<p class="state">${this.noResultsText(this.searchedQuery)}</p>`;
     return nothing;
+  }
+
+  /** Rows shaped like results while the first results of a query are on their way (below "Ask AI"). */
+  private renderSkeleton(t: Strings): TemplateResult | typeof nothing {
+    if (this.phase !== 'loading' || this.hits.length > 0) return nothing;
+    return html`<div class="skeleton" aria-hidden="true">${[0, 1, 2].map(() => html`<div class="skeleton-row"><span class="shimmer"></span><span class="shimmer"></span></div>`)}</div>
+      <p class="visually-hidden">${t('searchLoading')}</p>`;
+  }
+
+  /** "No results", pointing to the Ask AI option below it when there is one. */
+  private noResultsText(query: string): string {
+    return this.strings(this.hasChat() ? 'searchAskAiNoResults' : 'searchNoResults', { query });
   }
 
   private renderSummary(t: Strings): TemplateResult | typeof nothing {

@@ -23,10 +23,10 @@ export type { AssistSearchDetail, AssistSearchEventMap, AssistSelectDetail, Sear
  */
 export async function createSearchWidget(
   widgetKey: string,
-  options: ClientOptions & WidgetMountOptions & { baseUrl?: string },
+  options: ClientOptions & WidgetMountOptions & { baseUrl?: string; reserved?: Element | null },
 ): Promise<WidgetController> {
   const label = `Assist.search(${JSON.stringify(widgetKey)})`;
-  const { target, trigger, user, context, token, baseUrl, retry, ...mountOptions } = options;
+  const { target, trigger, user, context, token, baseUrl, retry, reserved, ...mountOptions } = options;
   const client = createClient(widgetKey, { user, context, token, baseUrl, retry });
   const element = new AssistSearch();
   element.client = client;
@@ -45,6 +45,7 @@ export async function createSearchWidget(
         await place();
       } catch (error) {
         element.remove();
+        reserved?.remove();
         client.dispose();
         throw error;
       }
@@ -58,6 +59,8 @@ export async function createSearchWidget(
     const [targetElement] = elementsOf('target', target);
     // In place before the config arrives: the box it shows meanwhile keeps the page from shifting.
     targetElement?.append(element);
+    // The box the element renders until its config arrives takes over from the space assist.js held.
+    reserved?.remove();
     const config = await element.load();
     const triggers = elementsOf('trigger', trigger);
     if (config.variant === 'inline') {

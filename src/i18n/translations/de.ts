@@ -72,7 +72,7 @@ export const de: Translation = {
   searchSummary: 'KI-Zusammenfassung',
   searchSummaryLoading: 'Wird zusammengefasst…',
   searchAskAi: 'KI fragen: {query}',
-  searchAskAiNoResults: 'Fragen Sie stattdessen den Assistenten.',
+  searchAskAiNoResults: 'Keine Ergebnisse für „{query}“. Fragen Sie stattdessen den Assistenten.',
   searchSummaryReady: 'KI-Zusammenfassung bereit.',
   searchHintNavigate: 'zum Navigieren',
   searchHintOpen: 'zum Öffnen',

@@ -77,7 +77,7 @@ export const en = {
   searchSummary: 'AI summary',
   searchSummaryLoading: 'Summarizing…',
   searchAskAi: 'Ask AI: {query}',
-  searchAskAiNoResults: 'Ask the assistant instead.',
+  searchAskAiNoResults: 'No results for “{query}”. Ask the assistant instead.',
   searchSummaryReady: 'AI summary ready.',
   searchHintNavigate: 'to navigate',
   searchHintOpen: 'to open',

@@ -72,7 +72,7 @@ export const es: Translation = {
   searchSummary: 'Resumen con IA',
   searchSummaryLoading: 'Resumiendo…',
   searchAskAi: 'Preguntar a la IA: {query}',
-  searchAskAiNoResults: 'Pregunta al asistente en su lugar.',
+  searchAskAiNoResults: 'No hay resultados para «{query}». Pregunta al asistente en su lugar.',
   searchSummaryReady: 'Resumen con IA listo.',
   searchHintNavigate: 'para navegar',
   searchHintOpen: 'para abrir',

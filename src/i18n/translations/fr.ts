@@ -76,7 +76,7 @@ export const fr: Translation = {
   searchSummary: 'Résumé IA',
   searchSummaryLoading: 'Résumé en cours…',
   searchAskAi: 'Demander à l’IA : {query}',
-  searchAskAiNoResults: 'Posez plutôt la question à l’assistant.',
+  searchAskAiNoResults: 'Aucun résultat pour «\u00A0{query}\u00A0». Posez plutôt la question à l’assistant.',
   searchSummaryReady: 'Résumé IA prêt.',
   searchHintNavigate: 'pour naviguer',
   searchHintOpen: 'pour ouvrir',

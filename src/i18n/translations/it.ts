@@ -72,7 +72,7 @@ export const it: Translation = {
   searchSummary: 'Riepilogo IA',
   searchSummaryLoading: 'Riepilogo in corso…',
   searchAskAi: 'Chiedi all’IA: {query}',
-  searchAskAiNoResults: 'Chiedi invece all’assistente.',
+  searchAskAiNoResults: 'Nessun risultato per «{query}». Chiedi invece all’assistente.',
   searchSummaryReady: 'Riepilogo IA pronto.',
   searchHintNavigate: 'per navigare',
   searchHintOpen: 'per aprire',

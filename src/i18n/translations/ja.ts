@@ -72,7 +72,7 @@ export const ja: Translation = {
   searchSummary: 'AI要約',
   searchSummaryLoading: '要約中…',
   searchAskAi: 'AI に質問：{query}',
-  searchAskAiNoResults: '代わりにアシスタントに質問してください。',
+  searchAskAiNoResults: '「{query}」に一致する結果はありません。代わりにアシスタントに質問してください。',
   searchSummaryReady: 'AI要約の準備ができました。',
   searchHintNavigate: '移動',
   searchHintOpen: '開く',

@@ -72,7 +72,7 @@ export const ko: Translation = {
   searchSummary: 'AI 요약',
   searchSummaryLoading: '요약 중…',
   searchAskAi: 'AI에게 묻기: {query}',
-  searchAskAiNoResults: '대신 어시스턴트에게 물어보세요.',
+  searchAskAiNoResults: '‘{query}’에 대한 검색 결과가 없어요. 대신 어시스턴트에게 물어보세요.',
   searchSummaryReady: 'AI 요약이 준비되었습니다.',
   searchHintNavigate: '이동',
   searchHintOpen: '열기',

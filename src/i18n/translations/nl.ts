@@ -72,7 +72,7 @@ export const nl: Translation = {
   searchSummary: 'AI-samenvatting',
   searchSummaryLoading: 'Samenvatten…',
   searchAskAi: 'Vraag de AI: {query}',
-  searchAskAiNoResults: 'Stel je vraag liever aan de assistent.',
+  searchAskAiNoResults: 'Geen resultaten voor ‘{query}’. Stel je vraag liever aan de assistent.',
   searchSummaryReady: 'AI-samenvatting klaar.',
   searchHintNavigate: 'om te navigeren',
   searchHintOpen: 'om te openen',

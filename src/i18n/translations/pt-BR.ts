@@ -72,7 +72,7 @@ export const ptBR: Translation = {
   searchSummary: 'Resumo por IA',
   searchSummaryLoading: 'Resumindo…',
   searchAskAi: 'Perguntar à IA: {query}',
-  searchAskAiNoResults: 'Pergunte ao assistente.',
+  searchAskAiNoResults: 'Nenhum resultado para “{query}”. Pergunte ao assistente.',
   searchSummaryReady: 'Resumo por IA pronto.',
   searchHintNavigate: 'para navegar',
   searchHintOpen: 'para abrir',

@@ -72,7 +72,7 @@ export const th: Translation = {
   searchSummary: 'สรุปโดย AI',
   searchSummaryLoading: 'กำลังสรุป…',
   searchAskAi: 'ถาม AI: {query}',
-  searchAskAiNoResults: 'ลองถามผู้ช่วยแทน',
+  searchAskAiNoResults: 'ไม่พบผลลัพธ์สำหรับ “{query}” ลองถามผู้ช่วยแทน',
   searchSummaryReady: 'สรุปโดย AI พร้อมแล้ว',
   searchHintNavigate: 'เลื่อน',
   searchHintOpen: 'เปิด',

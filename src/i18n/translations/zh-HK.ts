@@ -75,7 +75,7 @@ export const zhHK: Translation = {
   searchSummary: 'AI 摘要',
   searchSummaryLoading: '正在生成摘要…',
   searchAskAi: '問 AI：{query}',
-  searchAskAiNoResults: '不如直接問助理。',
+  searchAskAiNoResults: '找不到與「{query}」相關的結果。不如直接問助理。',
   searchSummaryReady: 'AI 摘要已準備好。',
   searchHintNavigate: '切換',
   searchHintOpen: '開啟',

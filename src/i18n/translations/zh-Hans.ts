@@ -72,7 +72,7 @@ export const zhHans: Translation = {
   searchSummary: 'AI 摘要',
   searchSummaryLoading: '正在生成摘要…',
   searchAskAi: '问 AI：{query}',
-  searchAskAiNoResults: '不如直接问助手。',
+  searchAskAiNoResults: '未找到与“{query}”相关的结果。不如直接问助手。',
   searchSummaryReady: 'AI 摘要已就绪。',
   searchHintNavigate: '切换',
   searchHintOpen: '打开',
