@@ -11,6 +11,7 @@ import { clearConfigCache } from '../../src/core/config-cache.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
 import { ja } from '../../src/i18n/translations/ja.js';
+import { loadAxe } from './a11y-support.js';
 import { API, controlledStream, CONFIG, FAST_RETRY, REPLY, WIDGET_KEY, chatEvents, encodeEvents, errorBody, hit, tick, useMockApi, worker, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
@@ -748,16 +749,7 @@ describe('<assist-chat> feedback, suggestions and focus', () => {
   });
 
   it('has no serious or critical axe violations with feedback and its comment showing, and with suggestions', async () => {
-    if (!(window as { axe?: unknown }).axe) {
-      await new Promise<void>((resolve, reject) => {
-        const script = document.createElement('script');
-        script.src = '/node_modules/axe-core/axe.min.js';
-        script.onload = () => resolve();
-        script.onerror = () => reject(new Error('axe-core did not load'));
-        document.head.append(script);
-      });
-    }
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+    const axe = await loadAxe();
     worker.use(http.post(`${API}/chat`, () => HttpResponse.json(REPLY)));
     for (const theme of ['light', 'dark'] as const) {
       container('feedback');
