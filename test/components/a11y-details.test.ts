@@ -11,6 +11,7 @@ import { de } from '../../src/i18n/translations/de.js';
 import { stringsFor, loadStrings } from '../../src/components/shared/i18n.js';
 import { WIDGET_KEY, useMockApi } from '../client/support.js';
 import {
+  SEARCH_CONFIG,
   SECTION_HITS,
   accessibilityTree,
   answeredChat,
@@ -120,6 +121,30 @@ describe('a11y: the smaller things', () => {
     await search.element.updateComplete;
     expect(search.$$('[role="option"]').map((option) => option.textContent!.trim())).to.deep.equal(['zündung']);
     expect(search.active(), 'focus back in the field').to.equal(search.input());
+  });
+
+  it('with suggested questions below the recent searches, only the recent ones have remove buttons, each beside its own row', async () => {
+    localStorage.setItem(`assist:recent-searches:${WIDGET_KEY}`, JSON.stringify(['ignition', 'error e42']));
+    const suggestions = ['How do I clear error E42 after the engine stalled twice in one trip and the warning light stays on after a restart?', 'Why does the engine not start?'];
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, suggestions });
+    search.element.show();
+    await search.element.updateComplete;
+    const removers = search.$$('.recent-removal button');
+    expect(removers.map((button) => button.getAttribute('aria-label'))).to.deep.equal([en.searchRemoveRecentNamed.replace('{query}', 'ignition'), en.searchRemoveRecentNamed.replace('{query}', 'error e42')]);
+    const options = search.$$('[role="option"]');
+    expect(options.map((option) => option.textContent!.trim())).to.deep.equal(['ignition', 'error e42', ...suggestions]);
+    removers.forEach((button, index) => {
+      expect(Math.abs(button.getBoundingClientRect().top - options[index]!.getBoundingClientRect().top), 'beside its recent search').to.be.below(2);
+    });
+    const question = options[2]!.querySelector('span')!;
+    expect(question.scrollWidth, 'a suggested question is shown whole, wrapping').to.be.at.most(question.clientWidth);
+    // The last remove button ends above the first suggestion: none stands beside a suggestion.
+    expect(removers[1]!.getBoundingClientRect().bottom).to.be.at.most(options[2]!.getBoundingClientRect().top + 1);
+
+    removers[0]!.click();
+    await search.element.updateComplete;
+    expect(search.$$('[role="option"]').map((option) => option.textContent!.trim())).to.deep.equal(['error e42', ...suggestions]);
+    expect(search.$$('.recent-removal button')).to.have.length(1);
   });
 
   it('on desktop the bubble panel is a non-modal dialog beside the usable page; full screen it is modal and keeps Tab inside', async () => {
