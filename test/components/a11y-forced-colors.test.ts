@@ -1,11 +1,13 @@
 /**
  * Forced colours (Windows high contrast) drop backgrounds and shadows: boundaries and the active
- * option must still show, in system colours (WCAG 1.4.11).
+ * option (Ask AI included), the chosen rating and the skeleton rows must still show, in system
+ * colours (WCAG 1.4.11).
  */
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
-import { useMockApi } from '../client/support.js';
-import { SECTION_HITS, answerEvents, backgroundBehind, chatApi, cleanUp, contrast, emulateColours, mountChat, mountSearch, searchApi, until } from './a11y-support.js';
+import { delay, http, HttpResponse } from 'msw';
+import { API, useMockApi, worker } from '../client/support.js';
+import { SECTION_HITS, SECTION_SOURCES, CITING_ANSWER, summarizeApi, answerEvents, backgroundBehind, chatApi, cleanUp, contrast, emulateColours, mountChat, mountSearch, searchApi, until } from './a11y-support.js';
 
 useMockApi();
 afterEach(cleanUp);
@@ -53,6 +55,45 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const activeBackground = backgroundBehind(active!);
       expect(contrast(activeBackground, backgroundBehind(other!)), 'active against inactive').to.be.at.least(3);
       expect(contrast(getComputedStyle(active!).color, activeBackground), 'its text').to.be.at.least(4.5);
+    });
+
+    it('the active Ask AI option is drawn in Highlight too, and the chosen rating of a summary stands out', async () => {
+      searchApi(() => SECTION_HITS);
+      summarizeApi(CITING_ANSWER, SECTION_SOURCES, 'a_sum');
+      const search = await mountSearch({ theme: 'auto', chat: 'acme/help', summary: true });
+      await emulateColours({ forcedColors: 'active', colorScheme });
+      search.element.show();
+      await search.element.updateComplete;
+      await search.type('ignition');
+      await until(() => expect(search.$$('[role="option"]')).to.have.length(3));
+      await until(() => expect(search.$$('[part="feedback"] button')).to.have.length(2));
+      await sendKeys({ press: 'ArrowDown' });
+      const [ask, result] = search.$$('[role="option"]');
+      await until(() => expect(ask!.getAttribute('aria-selected')).to.equal('true'));
+      const askBackground = backgroundBehind(ask!);
+      expect(contrast(askBackground, backgroundBehind(result!)), 'Ask AI against a result').to.be.at.least(3);
+      expect(contrast(getComputedStyle(ask!).color, askBackground), 'its text').to.be.at.least(4.5);
+
+      const [helpful, unhelpful] = search.$$('[part="feedback"] button');
+      helpful!.click();
+      await until(() => expect(helpful!.getAttribute('aria-pressed')).to.equal('true'));
+      const chosen = backgroundBehind(helpful!);
+      expect(contrast(chosen, backgroundBehind(unhelpful!)), 'the chosen rating against the other').to.be.at.least(3);
+      expect(contrast(getComputedStyle(helpful!).color, chosen), 'its text').to.be.at.least(4.5);
+    });
+
+    it('the skeleton rows keep their shapes while searching', async () => {
+      worker.use(http.post(`${API}/search`, async () => (await delay(10_000), HttpResponse.json({ sessionId: 's_1', queryId: 'q_1', hits: [] }))));
+      const search = await mountSearch({ theme: 'auto', debounce: 5000 });
+      await emulateColours({ forcedColors: 'active', colorScheme });
+      search.element.show();
+      await search.element.updateComplete;
+      await search.type('ignition');
+      await sendKeys({ press: 'Enter' });
+      await until(() => expect(search.$$('.skeleton-row')).to.have.length(3));
+      for (const shape of search.$$('.skeleton .shimmer')) {
+        expect(contrast(getComputedStyle(shape).backgroundColor, backgroundBehind(shape.parentElement!)), 'a placeholder line against the panel').to.be.at.least(3);
+      }
     });
   });
 }
