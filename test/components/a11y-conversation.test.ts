@@ -4,8 +4,9 @@
  * citation number read as part of the link.
  */
 import { expect } from '@esm-bundle/chai';
+import { en } from '../../src/i18n/translations/en.js';
 import { useMockApi } from '../client/support.js';
-import { LANGUAGES, accessibilityTree, answeredChat, browserLanguages, cleanUp, findAll, mountChat, outermost, spokenText, summarisedSearch } from './a11y-support.js';
+import { CHAT_CONFIG, LANGUAGES, accessibilityTree, answeredChat, browserLanguages, cleanUp, findAll, mountChat, outermost, spokenText, summarisedSearch, until } from './a11y-support.js';
 
 useMockApi();
 afterEach(cleanUp);
@@ -33,6 +34,32 @@ for (const [locale, browserTag, strings] of LANGUAGES) {
     });
   });
 }
+
+describe('a11y: suggested questions and feedback buttons in the conversation', () => {
+  it('an answer’s item holds its speaker, its text and its named Helpful / Not helpful buttons; the suggestions stay outside the list', async () => {
+    const suggestions = ['How do I clear error E42?'];
+    const empty = await mountChat({}, { ...CHAT_CONFIG, suggestions });
+    empty.element.show();
+    await empty.element.updateComplete;
+    let [log] = findAll(await accessibilityTree(), (node) => node.role === 'log');
+    let [list] = findAll(log!, (node) => node.role === 'list');
+    expect((list!.children ?? []).map((node) => node.role)).to.deep.equal(['listitem'], 'only the greeting in the list');
+    expect(findAll(log!, (node) => node.role === 'group' && node.name === en.suggestions)).to.have.length(1);
+    expect(findAll(list!, (node) => node.role === 'button')).to.deep.equal([]);
+    await cleanUp();
+
+    const chat = await answeredChat();
+    await until(() => expect(chat.$('[part="feedback"]')).to.exist);
+    [log] = findAll(await accessibilityTree(), (node) => node.role === 'log');
+    [list] = findAll(log!, (node) => node.role === 'list');
+    const answer = outermost(list!, 'listitem').at(-1)!;
+    expect(spokenText(answer)).to.match(/^Help:.*Restart the engine/);
+    const [feedback] = findAll(answer, (node) => node.role === 'group' && node.name === en.feedbackQuestion);
+    expect(feedback, 'the rating belongs to its answer').to.exist;
+    expect(findAll(feedback!, (node) => node.role === 'button').map((node) => node.name)).to.deep.equal([en.feedbackHelpful, en.feedbackUnhelpful]);
+    for (const button of chat.$$('[part="feedback"] button')) expect(button.getBoundingClientRect().height, '24 px targets').to.be.at.least(24);
+  });
+});
 
 describe('a11y: sources name their section and carry their number', () => {
   it('chat: two sections of one page get two different link names, “[n] page › section”', async () => {
