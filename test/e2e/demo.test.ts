@@ -159,10 +159,10 @@ test('the search modal opens with Ctrl+K and shows results from the docs', async
   await page.locator('assist-search [part="box"]').waitFor();
   await page.keyboard.press('Control+k');
   await page.locator('assist-search [part="input"]').fill('signing secret');
-  // The results, after the Ask AI option this page offers first (it has a help chat).
-  const firstResult = page.locator('assist-search a[role="option"]').first();
-  await firstResult.waitFor({ timeout: 15_000 });
-  assert.match(await firstResult.getAttribute('href') ?? '', /\/demo\/docs\//);
+  // "Ask AI" comes first (the page gives the search its help chat), then the results.
+  await page.locator('assist-search [part~="result"]').first().waitFor({ timeout: 15_000 });
+  assert.equal(await page.locator('assist-search [role="option"]').first().getAttribute('part'), 'ask');
+  assert.match(await page.locator('assist-search [part~="result"]').first().getAttribute('href') ?? '', /\/demo\/docs\//);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -19,6 +19,7 @@ import { FocusReturn, lockPageScroll, markTriggers, trapTab } from '../shared/fo
 import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
 import { applyLanguage, messageLanguage } from '../shared/language.js';
 import { icons } from '../shared/icons.js';
+import { streamingMarkdownView } from '../shared/markdown-view.js';
 import { StreamingMarkdown, renderMarkdown } from '../shared/markdown.js';
 import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
 import { SpeechInput, speechInputSupported } from '../shared/speech.js';
@@ -713,7 +714,7 @@ export class AssistChat extends LitElement {
     return html`<div part="message assistant" class="message assistant" role="listitem">
       <span class="visually-hidden speaker">${this.config!.name || t('chatDefaultName')}:</span>
       ${entry.state === 'streaming' && !answer.text ? html`<span part="status" class="typing">${this.stageText()}</span>` : nothing}
-      <div class="markdown" lang=${ifDefined(entry.state === 'streaming' ? undefined : messageLanguage(answer.text, t.locale))}>${answer.finishedBlocksHtml.map((block) => unsafeHTML(block))}${unsafeHTML(answer.tailHtml)}</div>
+      <div class="markdown" lang=${ifDefined(entry.state === 'streaming' ? undefined : messageLanguage(answer.text, t.locale))}>${streamingMarkdownView(answer)}</div>
       ${entry.state === 'stopped' ? html`<p class="note">${t('chatStopped')}</p>` : nothing}
       ${error ? html`<p class="error">${this.failureText(error)}</p>` : nothing}
       ${hits.length

@@ -1,6 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { VARIANTS, type Hit, type Source, type WidgetConfig } from '../../../wire/contract.js';
 import { createClient } from '../../client/client.js';
 import type { AssistClient, ClientEvents } from '../../client/types.js';
@@ -16,6 +15,7 @@ import { FocusReturn, lockPageScroll, markTriggers, trapTab } from '../shared/fo
 import { keyCombo, loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
 import { applyLanguage } from '../shared/language.js';
 import { icons } from '../shared/icons.js';
+import { streamingMarkdownView } from '../shared/markdown-view.js';
 import { StreamingMarkdown } from '../shared/markdown.js';
 import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
 import { SpeechInput, speechInputSupported } from '../shared/speech.js';
@@ -873,7 +873,7 @@ export class AssistSearch extends LitElement {
       ${this.summaryPhase === 'loading'
         ? html`<p class="visually-hidden">${t('searchSummaryLoading')}</p>`
         : html`<div class="markdown" @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
-            ${this.summaryMarkdown.finishedBlocksHtml.map((block) => unsafeHTML(block))}${unsafeHTML(this.summaryMarkdown.tailHtml)}
+            ${streamingMarkdownView(this.summaryMarkdown)}
           </div>`}
       ${this.summaryPhase === 'done'
         ? nothing

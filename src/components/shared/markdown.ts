@@ -155,7 +155,7 @@ function endsWithBlankLine(text: string, end: number): boolean {
  * const answer = new StreamingMarkdown();
  * client.chat(question, { onToken: (delta) => view.show(answer.append(delta)) });
  * // in a Lit template:
- * // ${answer.finishedBlocksHtml.map((html) => unsafeHTML(html))}${unsafeHTML(answer.tailHtml)}
+ * // ${streamingMarkdownView(answer)} (see markdown-view.ts)
  */
 export class StreamingMarkdown {
   private readonly render: (markdown: string) => string;
