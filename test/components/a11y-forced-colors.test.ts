@@ -64,7 +64,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await emulateColours({ forcedColors: 'active', colorScheme });
       search.element.show();
       await search.element.updateComplete;
-      await search.type('ignition');
+      await search.fill('ignition');
       await until(() => expect(search.$$('[role="option"]')).to.have.length(3));
       await until(() => expect(search.$$('[part="feedback"] button')).to.have.length(2));
       await sendKeys({ press: 'ArrowDown' });

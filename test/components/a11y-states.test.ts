@@ -158,8 +158,8 @@ function withSuggestions(theme: Theme, variant: 'modal' | 'inline'): Promise<Sea
 async function withAskAi(theme: Theme, variant: 'modal' | 'inline'): Promise<Search> {
   searchApi(() => SECTION_HITS);
   const search = await searchIn(theme, variant, false, { chat: CHAT_KEY, debounce: 30 });
-  // Searched as typed: Enter would ask the chat.
-  await search.type('ignition');
+  // Searched after the debounce, not with Enter, which would ask the chat.
+  await search.fill('ignition');
   await until(() => expect(search.$$('[role="option"]')).to.have.length(3));
   await sendKeys({ press: 'ArrowDown' });
   await until(() => expect(search.$('.option.ask')!.getAttribute('aria-selected')).to.equal('true'));
@@ -169,7 +169,7 @@ async function withAskAi(theme: Theme, variant: 'modal' | 'inline'): Promise<Sea
 async function withoutResultsAskAi(theme: Theme): Promise<Search> {
   searchApi(() => []);
   const search = await searchIn(theme, 'modal', false, { chat: CHAT_KEY, debounce: 30 });
-  await search.type('zzzz');
+  await search.fill('zzzz');
   await until(() => expect(search.$('.state')?.textContent).to.contain('zzzz'));
   await until(() => expect(search.$$('.option.ask')).to.have.length(1));
   return search;

@@ -134,6 +134,14 @@ export async function mountSearch(options: WidgetMountOptions & ClientOptions = 
       input().focus();
       await sendKeys({ type: text });
     },
+    /** Puts `text` in the field at once, as a paste does: one search, no results of a part of it arriving later. */
+    async fill(text: string) {
+      const field = input();
+      field.focus();
+      field.value = text;
+      field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      await element.updateComplete;
+    },
   };
 }
 
@@ -198,8 +206,8 @@ export async function summarisedSearch(options: WidgetMountOptions & ClientOptio
   const search = await mountSearch({ summary: true, ...options });
   search.element.show();
   await search.element.updateComplete;
-  // Searched as typed: Enter would ask the chat instead when one is on the page.
-  await search.type('ignition');
+  // Searched after the debounce: Enter would ask the chat instead when one is on the page.
+  await search.fill('ignition');
   await until(() => expect(search.$$('.summary-sources a')).to.have.length(2));
   return search;
 }
