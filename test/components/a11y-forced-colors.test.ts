@@ -19,6 +19,21 @@ function boundary(element: Element): { width: number; contrast: number } {
   return { width: parseFloat(style.borderTopWidth) || 0, contrast: contrast(style.borderTopColor, behind) };
 }
 
+/**
+ * The search modal under forced colours with "ignition" searched: at once with Enter (a long
+ * debounce, one search, so no later results reset the active option), or after the debounce when
+ * there is a chat, which Enter would ask.
+ */
+async function searchedInForcedColours(colorScheme: 'light' | 'dark', options: { chat?: string; summary?: boolean }) {
+  const search = await mountSearch({ theme: 'auto', ...(options.chat ? options : { ...options, debounce: 5000 }) });
+  await emulateColours({ forcedColors: 'active', colorScheme });
+  search.element.show();
+  await search.element.updateComplete;
+  await search.fill('ignition');
+  if (!options.chat) await sendKeys({ press: 'Enter' });
+  return search;
+}
+
 for (const colorScheme of ['light', 'dark'] as const) {
   describe(`a11y: forced colours, ${colorScheme} scheme`, () => {
     it('the launcher, the send button and both speakers’ message bubbles keep a visible border', async () => {
@@ -40,13 +55,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     it('the active result is told apart from the others by system colours (Highlight)', async () => {
       searchApi(() => SECTION_HITS);
-      // A long debounce and Enter: one search, so no later results reset the active option.
-      const search = await mountSearch({ theme: 'auto', debounce: 5000 });
-      await emulateColours({ forcedColors: 'active', colorScheme });
-      search.element.show();
-      await search.element.updateComplete;
-      await search.type('ignition');
-      await sendKeys({ press: 'Enter' });
+      const search = await searchedInForcedColours(colorScheme, {});
       await until(() => expect(search.$$('[role="option"]')).to.have.length(2));
       await sendKeys({ press: 'ArrowDown' });
       await search.element.updateComplete;
@@ -60,11 +69,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     it('the active Ask AI option is drawn in Highlight too, and the chosen rating of a summary stands out', async () => {
       searchApi(() => SECTION_HITS);
       summarizeApi(CITING_ANSWER, SECTION_SOURCES, 'a_sum');
-      const search = await mountSearch({ theme: 'auto', chat: 'acme/help', summary: true });
-      await emulateColours({ forcedColors: 'active', colorScheme });
-      search.element.show();
-      await search.element.updateComplete;
-      await search.fill('ignition');
+      const search = await searchedInForcedColours(colorScheme, { chat: 'acme/help', summary: true });
       await until(() => expect(search.$$('[role="option"]')).to.have.length(3));
       await until(() => expect(search.$$('[part="feedback"] button')).to.have.length(2));
       await sendKeys({ press: 'ArrowDown' });
@@ -84,12 +89,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     it('the skeleton rows keep their shapes while searching', async () => {
       worker.use(http.post(`${API}/search`, async () => (await delay(10_000), HttpResponse.json({ sessionId: 's_1', queryId: 'q_1', hits: [] }))));
-      const search = await mountSearch({ theme: 'auto', debounce: 5000 });
-      await emulateColours({ forcedColors: 'active', colorScheme });
-      search.element.show();
-      await search.element.updateComplete;
-      await search.type('ignition');
-      await sendKeys({ press: 'Enter' });
+      const search = await searchedInForcedColours(colorScheme, {});
       await until(() => expect(search.$$('.skeleton-row')).to.have.length(3));
       for (const shape of search.$$('.skeleton .shimmer')) {
         expect(contrast(getComputedStyle(shape).backgroundColor, backgroundBehind(shape.parentElement!)), 'a placeholder line against the panel').to.be.at.least(3);
