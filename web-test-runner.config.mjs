@@ -6,13 +6,50 @@ import { chromeLauncher } from '@web/test-runner';
 const require = createRequire(import.meta.url);
 const mswWorker = readFileSync(require.resolve('msw/mockServiceWorker.js'), 'utf8');
 
+/**
+ * Forced colours (Windows high contrast) for the accessibility tests: the runner's emulateMedia
+ * leaves that feature out under Chrome, so it is set through the page's own media emulation.
+ */
+function forcedColorsCommand() {
+  const sessions = new WeakMap();
+  return {
+    name: 'emulate-forced-colors-command',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'emulate-forced-colors') return undefined;
+      const page = session.browser.getPage(session.id);
+      if (!sessions.has(page)) sessions.set(page, await page.createCDPSession());
+      await sessions.get(page).send('Emulation.setEmulatedMedia', {
+        features: [
+          { name: 'forced-colors', value: payload.forcedColors ?? 'none' },
+          { name: 'prefers-color-scheme', value: payload.colorScheme ?? 'light' },
+        ],
+      });
+      return true;
+    },
+  };
+}
+
+/**
+ * Chromium's whole accessibility tree, containers (lists, list items, dialogs) included, which the
+ * runner's own snapshot leaves out as uninteresting.
+ */
+function accessibilityTreeCommand() {
+  return {
+    name: 'accessibility-tree-command',
+    async executeCommand({ command, session }) {
+      if (command !== 'accessibility-tree') return undefined;
+      return session.browser.getPage(session.id).accessibility.snapshot({ interestingOnly: false });
+    },
+  };
+}
+
 /** Component and client tests in the machine's Chromium, with MSW standing in for the server. */
 export default {
   files: ['test/core/**/*.test.ts', 'test/client/**/*.test.ts', 'test/components/**/*.test.ts'],
   nodeResolve: { browser: true },
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), forcedColorsCommand(), accessibilityTreeCommand()],
   middleware: [
     function serveMswWorker(context, next) {
       if (context.path === '/mockServiceWorker.js') {

@@ -487,7 +487,12 @@ const schemas: Record<string, Schema> = {
     ['sessionId', 'queryId', 'hits'],
   ),
   Source: object(
-    { url: string('Where the cited text is.', { format: 'uri' }), title: string('The page title.'), pageId: id('The page.') },
+    {
+      url: string('Where the cited text is.', { format: 'uri' }),
+      title: string('The page title.'),
+      pageId: id('The page.'),
+      section: string('The heading path of the cited section, when it has one (two sections of one page differ by it).'),
+    },
     ['url', 'title', 'pageId'],
     { description: 'A source cited by a chat answer or a summary.' },
   ),

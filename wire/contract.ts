@@ -143,6 +143,8 @@ export interface Source {
   url: string;
   title: string;
   pageId: string;
+  /** The heading path of the cited section, when it has one: two sections of one page are told apart by it. */
+  section?: string;
 }
 
 export interface ChatReply {

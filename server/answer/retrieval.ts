@@ -133,7 +133,7 @@ export function groundingOf(sections: RetrievedSection[]): GroundingSection[] {
 
 /** The sources of cited sections, in the order of their numbers: `sources[n - 1]` is `[n]`. */
 export function sourcesOf(sections: GroundingSection[]): Source[] {
-  return [...sections].sort((a, b) => a.citation - b.citation).map(({ url, title, pageId }) => ({ url, title, pageId }));
+  return [...sections].sort((a, b) => a.citation - b.citation).map(({ url, title, pageId, section }) => ({ url, title, pageId, ...(section && { section }) }));
 }
 
 /** How many of the search results a summary is built from: the first ones, which the visitor reads first. */

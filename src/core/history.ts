@@ -91,7 +91,9 @@ function copyMessage(message: LocalMessage): LocalMessage {
     role: message.role,
     text: message.text,
     ...(message.answerId !== undefined && { answerId: message.answerId }),
-    ...(message.sources !== undefined && { sources: message.sources.map(({ url, title, pageId }) => ({ url, title, pageId })) }),
+    ...(message.sources !== undefined && {
+      sources: message.sources.map(({ url, title, pageId, section }) => ({ url, title, pageId, ...(section !== undefined && { section }) })),
+    }),
     createdAt: message.createdAt,
   };
 }
@@ -119,5 +121,11 @@ function isLocalMessage(value: unknown): value is LocalMessage {
 }
 
 export function isSource(value: unknown): value is Source {
-  return isRecord(value) && typeof value.url === 'string' && typeof value.title === 'string' && typeof value.pageId === 'string';
+  return (
+    isRecord(value) &&
+    typeof value.url === 'string' &&
+    typeof value.title === 'string' &&
+    typeof value.pageId === 'string' &&
+    (value.section === undefined || typeof value.section === 'string')
+  );
 }

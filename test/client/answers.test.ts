@@ -286,7 +286,8 @@ describe('summarize', () => {
     const seen: string[] = [];
     const result = await createClient(WIDGET_KEY).summarize('reset', { onToken: (_delta, text) => seen.push(text) });
     expect(seen).to.deep.equal(['Use ', 'Use **Reset**.']);
-    expect(result).to.deep.equal(SUMMARY);
+    // The answer id comes first, in meta, so the summary can be rated before it ends.
+    expect(result).to.deep.equal({ answerId: 'a_9', ...SUMMARY });
   });
 
   it('passes on summarized: false', async () => {

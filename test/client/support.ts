@@ -43,7 +43,9 @@ export function useMockApi(): { requests: Request[] } {
     clearConfigCache();
   });
   afterEach(() => worker.resetHandlers());
-  after(() => worker.stop());
+  // No worker.stop() at the end: the service worker unregisters itself when the stopping page is
+  // the last one it controls, and a test file starting beside it, not yet controlled, then loses
+  // its mocks (every request a 404). The runner closes the page anyway.
   return log;
 }
 

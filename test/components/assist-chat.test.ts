@@ -11,6 +11,7 @@ import { clearConfigCache } from '../../src/core/config-cache.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
 import { ja } from '../../src/i18n/translations/ja.js';
+import { loadAxe } from './a11y-support.js';
 import { API, controlledStream, CONFIG, FAST_RETRY, REPLY, WIDGET_KEY, chatEvents, encodeEvents, errorBody, hit, tick, useMockApi, worker, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
@@ -53,7 +54,11 @@ async function mountChat(options: WidgetMountOptions & ClientOptions = {}, confi
     panel: () => $('[part="panel"]')!,
     input: () => $<HTMLTextAreaElement>('textarea')!,
     button: (name: string) => $$('button').find((button) => (button.getAttribute('aria-label') ?? button.textContent!.trim()) === name),
-    messages: () => $$('[part~="message"]').map((message) => message.querySelector('.markdown')?.textContent?.trim() || message.textContent!.trim()),
+    /** The messages' text, without the speaker names said only to screen readers. */
+    messages: () =>
+      $$('[part~="message"]').map(
+        (message) => message.querySelector('.markdown')?.textContent?.trim() || message.textContent!.replace(message.querySelector('.speaker')?.textContent ?? '', '').trim(),
+      ),
     live: () => $('[role="status"]')!.textContent!.trim(),
     async ask(question: string) {
       const input = $<HTMLTextAreaElement>('textarea')!;
@@ -107,7 +112,8 @@ describe('<assist-chat> bubble', () => {
     const panel = chat.panel();
     expect(panel.hidden).to.equal(false);
     expect(panel.getAttribute('role')).to.equal('dialog');
-    expect(panel.getAttribute('aria-modal')).to.equal('true');
+    // Beside the page, which stays usable on desktop: a non-modal dialog.
+    expect(panel.getAttribute('aria-modal')).to.equal(null);
     expect(chat.root.getElementById(panel.getAttribute('aria-labelledby')!)!.textContent).to.equal('Help');
     expect(launcher.getAttribute('aria-expanded')).to.equal('true');
     expect(chat.messages()).to.deep.equal(['Hi!']);
@@ -115,7 +121,9 @@ describe('<assist-chat> bubble', () => {
     expect(seen.map((event) => event.type)).to.deep.equal(['assist-open']);
   });
 
-  it('keeps Tab inside the panel and gives focus back to the launcher on Escape', async () => {
+  it('full screen, keeps Tab inside the panel and gives focus back to the launcher on Escape', async () => {
+    await setViewport({ width: 375, height: 700 });
+    cleanups.push(() => void setViewport({ width: 800, height: 600 }));
     const chat = await mountChat();
     const seen = events(chat.element, 'assist-close');
     chat.$('[part="launcher"]')!.click();
@@ -263,7 +271,8 @@ describe('<assist-chat> answers', () => {
     expect(chat.$('.assistant:last-child .markdown p')).to.equal(firstParagraph);
     expect(chat.button(en.chatSend)).to.not.equal(undefined);
     const link = chat.$<HTMLAnchorElement>('[part="source-link"]')!;
-    expect(link.textContent).to.equal('Start');
+    // The citation number is part of the link's name, read with it.
+    expect(link.textContent).to.equal('[1] Start');
     expect(link.href).to.equal('https://acme.test/start');
     // Sources are numbered as the answer cites them ([1], [2], …).
     expect(chat.$('ol[part="sources"] li')!.textContent!.trim()).to.match(/^\[1\]\s+Start$/);
@@ -422,7 +431,7 @@ describe('<assist-chat> history', () => {
     const second = await mountChat();
     second.element.show();
     expect(second.messages()).to.deep.equal(['Hi!', 'Where are the settings?', 'Open Settings.']);
-    expect(second.$('[part="source-link"]')!.textContent).to.equal('Start');
+    expect(second.$('[part="source-link"]')!.textContent).to.equal('[1] Start');
     await second.ask('More?');
     await until(() => expect(body?.conversationId).to.equal('c_1'));
     await until(() => expect(second.messages()).to.have.length(5));
@@ -740,16 +749,7 @@ describe('<assist-chat> feedback, suggestions and focus', () => {
   });
 
   it('has no serious or critical axe violations with feedback and its comment showing, and with suggestions', async () => {
-    if (!(window as { axe?: unknown }).axe) {
-      await new Promise<void>((resolve, reject) => {
-        const script = document.createElement('script');
-        script.src = '/node_modules/axe-core/axe.min.js';
-        script.onload = () => resolve();
-        script.onerror = () => reject(new Error('axe-core did not load'));
-        document.head.append(script);
-      });
-    }
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+    const axe = await loadAxe();
     worker.use(http.post(`${API}/chat`, () => HttpResponse.json(REPLY)));
     for (const theme of ['light', 'dark'] as const) {
       container('feedback');

@@ -12,6 +12,7 @@ import type { ClientOptions } from '../../src/client/types.js';
 import { clearConfigCache } from '../../src/core/config-cache.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
+import { loadAxe } from './a11y-support.js';
 import { API, controlledStream, FAST_RETRY, WIDGET_KEY, encodeEvents, hit, ownStorageKeys, tick, until, useMockApi, worker, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
@@ -86,7 +87,8 @@ function view(element: AssistSearch, controller?: WidgetController) {
     dialog: () => $<HTMLDialogElement>('dialog'),
     options: () => $$('[role="option"]'),
     titles: () => $$('[role="option"] .section').map((node) => node.textContent!.trim()),
-    groups: () => $$('.group-title').map((node) => node.textContent!.trim()),
+    // The listbox's own group titles, not the blank one over the column of remove buttons.
+    groups: () => $$('[role="listbox"] .group-title').map((node) => node.textContent!.trim()),
     live: () => $('[role="status"]')!.textContent!.trim(),
     active: () => {
       const id = input().getAttribute('aria-activedescendant');
@@ -580,18 +582,9 @@ describe('<assist-search> inline', () => {
   });
 });
 
-/** Loads axe-core once and lists the serious and critical violations inside `element`. */
+/** Lists the serious and critical violations inside `element`. */
 async function seriousAxeViolations(element: Element, label: string): Promise<string[]> {
-  if (!(window as { axe?: unknown }).axe) {
-    await new Promise<void>((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = '/node_modules/axe-core/axe.min.js';
-      script.onload = () => resolve();
-      script.onerror = () => reject(new Error('axe-core did not load'));
-      document.head.append(script);
-    });
-  }
-  const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+  const axe = await loadAxe();
   const result = await axe.run(element, { resultTypes: ['violations'] });
   return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${label}: ${violation.id}`);
 }
@@ -637,7 +630,7 @@ describe('<assist-search> Ask AI', () => {
     const chat = document.querySelector('assist-chat')!;
     expect(chat.widget).to.equal(CHAT_KEY);
     await until(() => expect(chat.open).to.equal(true));
-    await until(() => expect(chat.shadowRoot!.querySelector('.message.user')!.textContent).to.equal('reset password'));
+    await until(() => expect(chat.shadowRoot!.querySelector('.message.user > :not(.speaker)')!.textContent).to.equal('reset password'));
     await until(() => expect(chat.shadowRoot!.querySelector('.message.assistant .markdown')!.textContent).to.contain('About reset password.'));
   });
 

@@ -58,6 +58,7 @@ const ATTRIBUTE_VALUES: Record<string, string> = {
   'speech-input': 'false',
   summary: '',
   debounce: '20',
+  chat: WIDGET_KEY,
 };
 
 /** Sets `name` as React 19 and Vue 3 do: as a property when the element has one of that name, otherwise as an attribute. */

@@ -55,7 +55,7 @@ test('Ctrl+K, type, see results and a summary; ArrowDown and Enter open the resu
   const firstHref = await options.first().getAttribute('href');
   assert.equal(firstHref, 'https://acme.test/start#configure');
   assert.deepEqual(await options.first().locator('mark').allTextContents(), ['accent', 'colour']);
-  assert.match(await page.locator('assist-search [role="status"]').textContent() ?? '', /^\d+ results?$/);
+  assert.match(await page.locator('assist-search [role="status"]').first().textContent() ?? '', /^\d+ results?$/);
 
   await page.locator('assist-search .summary-sources a').first().waitFor();
   assert.ok(((await page.locator('assist-search [part="summary"] .markdown').textContent()) ?? '').trim().length > 0);
@@ -125,7 +125,7 @@ test('Ask AI: Enter on the first option closes the search, the chat answers the 
 
   await page.locator('assist-chat [part="panel"]:not([hidden])').waitFor();
   assert.equal(await page.locator('assist-search dialog').evaluate((dialog) => (dialog as HTMLDialogElement).open), false);
-  assert.equal((await page.locator('assist-chat .message.user').first().textContent())?.trim(), 'install');
+  assert.equal((await page.locator('assist-chat .message.user > :not(.speaker)').first().textContent())?.trim(), 'install');
   const feedback = page.locator('assist-chat [part="feedback"]').last();
   await feedback.waitFor({ timeout: 30_000 });
   await feedback.getByRole('button', { name: 'Not helpful' }).click();

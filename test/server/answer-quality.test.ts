@@ -100,7 +100,7 @@ describe('grounding and the embedded answer', () => {
   test('a question is answered from the passage that answers it, and only that passage is cited, by its section', async () => {
     const { json } = await ask('How do I ask for a refund?');
     assert.match(json.text, /^To ask for a refund, write to the billing desk at billing@acme\.test with your order number \[1\]\./);
-    assert.deepEqual(json.sources, [{ url: 'https://acme.test/docs/billing#refunds', title: 'Billing', pageId: json.sources[0].pageId }]);
+    assert.deepEqual(json.sources, [{ url: 'https://acme.test/docs/billing#refunds', title: 'Billing', section: 'Refunds', pageId: json.sources[0].pageId }]);
     assert.doesNotMatch(json.text, /©|Copyright|--refund-days|Invoices/, 'nothing from what does not answer');
   });
 

@@ -25,6 +25,10 @@ export const chatStyles = css`
     box-shadow: var(--_shadow);
     transition: transform 0.15s ease;
   }
+  /* The focus ring's halo (see the theme) stays in front of the launcher's own shadow. */
+  .launcher:focus-visible {
+    box-shadow: 0 0 0 6px var(--_bg), var(--_shadow);
+  }
   .launcher:hover {
     transform: scale(1.06);
   }
@@ -116,7 +120,7 @@ export const chatStyles = css`
     overscroll-behavior: contain;
     padding: 14px;
   }
-  .log {
+  .thread {
     display: flex;
     flex-direction: column;
     gap: 12px;
@@ -167,6 +171,14 @@ export const chatStyles = css`
   .hits a {
     color: var(--_accent);
   }
+  /* 24 px targets (WCAG 2.5.8), the number inside the link so it is read with the name. */
+  .sources a,
+  .hits a {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.3em;
+    min-height: 24px;
+  }
   .sources .cite {
     color: var(--_muted);
     font-variant-numeric: tabular-nums;
@@ -212,7 +224,8 @@ export const chatStyles = css`
     display: flex;
     flex-wrap: wrap;
     gap: 6px;
-    margin: 4px 0 8px;
+    /* Below the list of messages, as far from the greeting as the messages are from each other. */
+    margin: 16px 0 8px;
   }
   .suggestion {
     padding: 6px 10px;
@@ -292,6 +305,19 @@ export const chatStyles = css`
   .delete-all {
     margin-top: 12px;
     color: var(--_danger);
+  }
+  /* Forced colours drop backgrounds and shadows: boundaries that were only a fill get a border. */
+  @media (forced-colors: active) {
+    .launcher {
+      border: 2px solid ButtonText;
+    }
+    .send,
+    .avatar {
+      border: 1px solid ButtonText;
+    }
+    .message {
+      border: 1px solid CanvasText;
+    }
   }
   @media (max-width: 639.98px) {
     .bubble {

@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, render, type PropertyValues, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { VARIANTS, type ConversationMessage, type ConversationSummary, type Source, type WidgetConfig } from '../../../wire/contract.js';
 import { createClient } from '../../client/client.js';
@@ -13,9 +14,10 @@ import { previewNotice, previewNoticeStyles } from '../shared/preview-notice.js'
 import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
 import { AnswerFeedback, feedbackStyles } from '../shared/feedback.js';
-import { webUrl } from '../shared/links.js';
-import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
+import { sourceName, webUrl } from '../shared/links.js';
+import { FocusReturn, lockPageScroll, markTriggers, trapTab } from '../shared/focus.js';
 import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
+import { applyLanguage, messageLanguage } from '../shared/language.js';
 import { icons } from '../shared/icons.js';
 import { streamingMarkdownView } from '../shared/markdown-view.js';
 import { StreamingMarkdown, renderMarkdown, trustedHtml } from '../shared/markdown.js';
@@ -189,6 +191,8 @@ export class AssistChat extends LitElement {
   private loadFailure: AssistError | null = null;
   private readonly focusReturn = new FocusReturn();
   private releaseScroll: (() => void) | null = null;
+  /** The open panel covers the screen (small screens): a modal dialog then, else one beside the page, which stays usable. */
+  private modal = false;
   private speechBase = '';
   private readonly speech = new SpeechInput({
     onText: (text) => (this.draft = this.speechBase + text),
@@ -237,7 +241,8 @@ export class AssistChat extends LitElement {
     if (this.config.variant === 'inline') return void this.focusInput();
     if (this.open) return;
     this.focusReturn.remember(returnTo);
-    if (matchMedia(SMALL_SCREEN).matches) this.releaseScroll = lockPageScroll();
+    this.modal = matchMedia(SMALL_SCREEN).matches;
+    if (this.modal) this.releaseScroll = lockPageScroll();
     this.open = true;
     this.focusInput();
     this.emit('assist-open', {});
@@ -280,7 +285,7 @@ export class AssistChat extends LitElement {
     // In markup the widget loads itself, once its attributes and the `user` property are set
     // (after this update, which loading would otherwise interrupt with another).
     if (!this.loading && (this.widget || this.client)) queueMicrotask(() => this.loadFromMarkup());
-    if (changed.has('open')) for (const trigger of this.triggers) trigger.setAttribute('aria-expanded', String(this.open));
+    if (changed.has('open')) markTriggers(this.triggers, this.open);
     const log = this.log;
     if (log && this.stickToBottom) log.scrollTop = log.scrollHeight;
     this.addCodeCopyButtons();
@@ -311,6 +316,7 @@ export class AssistChat extends LitElement {
         warnOnce(`<assist-chat widget="${client.widgetKey}">: ${message}`),
       );
       this.strings = await loadStrings(client.resolveLocale(config));
+      applyLanguage(this, this.strings.locale);
       applyTheme(this, config);
       this.variant = config.variant;
       if (this.trigger && this.triggers.length === 0) this.triggers = findElements(`<assist-chat widget="${client.widgetKey}">`, 'trigger', this.trigger, this.baseUrl) ?? [];
@@ -343,19 +349,13 @@ export class AssistChat extends LitElement {
   };
 
   private bindTriggers(): void {
-    for (const trigger of this.triggers) {
-      trigger.addEventListener('click', this.onTriggerClick);
-      trigger.setAttribute('aria-haspopup', 'dialog');
-      trigger.setAttribute('aria-expanded', String(this.open));
-    }
+    for (const trigger of this.triggers) trigger.addEventListener('click', this.onTriggerClick);
+    markTriggers(this.triggers, this.open);
   }
 
   private unbindTriggers(): void {
-    for (const trigger of this.triggers) {
-      trigger.removeEventListener('click', this.onTriggerClick);
-      trigger.removeAttribute('aria-haspopup');
-      trigger.removeAttribute('aria-expanded');
-    }
+    for (const trigger of this.triggers) trigger.removeEventListener('click', this.onTriggerClick);
+    markTriggers(this.triggers, null);
   }
 
   private unlockScroll(): void {
@@ -457,6 +457,8 @@ export class AssistChat extends LitElement {
   private retry(entry: Entry): void {
     this.entries = this.entries.filter((other) => other !== entry);
     void this.ask(entry.question);
+    // The Try again button goes with the failed answer: focus moves to the one that can stop the new one.
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.send')?.focus());
   }
 
   private failureText(error: AssistError): string {
@@ -525,7 +527,7 @@ export class AssistChat extends LitElement {
       this.hide();
       return;
     }
-    trapTab(event, event.currentTarget as HTMLElement, this.renderRoot as ShadowRoot);
+    if (this.modal) trapTab(event, event.currentTarget as HTMLElement, this.renderRoot as ShadowRoot);
   }
 
   private onInputKeydown(event: KeyboardEvent): void {
@@ -606,12 +608,12 @@ export class AssistChat extends LitElement {
       class="panel ${bubble ? 'bubble' : ''}"
       lang=${t.locale}
       role=${bubble ? 'dialog' : 'region'}
-      aria-modal=${bubble ? 'true' : nothing}
+      aria-modal=${bubble && this.modal ? 'true' : nothing}
       aria-labelledby="title"
       ?hidden=${bubble && !this.open}
       @keydown=${this.onKeydown}
     >
-      <header part="header">
+      <header part="header" role="none">
         ${config.avatar
           ? html`<img part="avatar" class="avatar" src=${config.avatar} alt="" />`
           : html`<span part="avatar" class="avatar">${icons.chat}</span>`}
@@ -659,14 +661,23 @@ export class AssistChat extends LitElement {
     const config = this.config!;
     const busy = isBusy(this.clientState.status);
     const speech = config.speech_input && speechInputSupported();
-    return html`<div part="messages" class="log" tabindex="0" @scroll=${this.onScroll} @click=${this.onLogClick}>
-        ${config.greeting ? html`<div part="message assistant" class="message assistant"><div class="markdown">${unsafeHTML(this.greetingHtml)}</div></div>` : nothing}
+    const name = config.name || t('chatDefaultName');
+    // Send turns into Stop and back as one button, so focus on it survives sending and stopping.
+    return html`<div part="messages" class="log" role="log" aria-live="off" aria-label=${t('chatLog')} tabindex="0" @scroll=${this.onScroll} @click=${this.onLogClick}>
+        <div class="thread" role="list">
+        ${config.greeting ? html`<div part="message assistant" class="message assistant" role="listitem"><span class="visually-hidden speaker">${name}:</span><div class="markdown">${unsafeHTML(this.greetingHtml)}</div></div>` : nothing}
+        ${this.entries.map((entry) =>
+          entry.role === 'user'
+            ? html`<div part="message user" class="message user" role="listitem"><span class="visually-hidden speaker">${t('chatYou')}:</span><span lang=${ifDefined(messageLanguage(entry.question, t.locale))}>${entry.question}</span></div>`
+            : this.renderAnswer(entry),
+        )}
+        </div>
         ${this.entries.length === 0 && config.suggestions.length > 0
-          ? html`<div part="suggestions" class="suggestions" role="group" aria-label=${t('suggestions')}>
+          ? // Outside the list of messages, which may hold only messages; shown under the greeting until the first question.
+            html`<div part="suggestions" class="suggestions" role="group" aria-label=${t('suggestions')}>
               ${config.suggestions.map((question) => html`<button type="button" class="suggestion" @click=${() => ((this.draft = question), this.send())}>${question}</button>`)}
             </div>`
           : nothing}
-        ${this.entries.map((entry) => (entry.role === 'user' ? html`<div part="message user" class="message user">${entry.question}</div>` : this.renderAnswer(entry)))}
       </div>
       <form part="form" @submit=${(event: Event) => (event.preventDefault(), this.send())}>
         <textarea
@@ -690,9 +701,8 @@ export class AssistChat extends LitElement {
               ${icons.mic}
             </button>`
           : nothing}
-        ${busy
-          ? html`<button type="button" part="send-button" class="tool send" aria-label=${t('chatStop')} @click=${() => this.client?.stop()}>${icons.stop}</button>`
-          : html`<button type="submit" part="send-button" class="tool send" aria-label=${t('chatSend')}>${icons.send}</button>`}
+        <button type=${busy ? 'button' : 'submit'} part="send-button" class="tool send" aria-label=${busy ? t('chatStop') : t('chatSend')}
+          @click=${() => isBusy(this.clientState.status) && this.client?.stop()}>${busy ? icons.stop : icons.send}</button>
       </form>`;
   }
 
@@ -701,21 +711,22 @@ export class AssistChat extends LitElement {
     const answer = entry.answer!;
     const error = entry.error;
     const hits = error?.code === 'credits_exhausted' ? (error.hits ?? []) : [];
-    return html`<div part="message assistant" class="message assistant">
+    return html`<div part="message assistant" class="message assistant" role="listitem">
+      <span class="visually-hidden speaker">${this.config!.name || t('chatDefaultName')}:</span>
       ${entry.state === 'streaming' && !answer.text ? html`<span part="status" class="typing">${this.stageText()}</span>` : nothing}
-      <div class="markdown">${streamingMarkdownView(answer)}</div>
+      <div class="markdown" lang=${ifDefined(entry.state === 'streaming' ? undefined : messageLanguage(answer.text, t.locale))}>${streamingMarkdownView(answer)}</div>
       ${entry.state === 'stopped' ? html`<p class="note">${t('chatStopped')}</p>` : nothing}
       ${error ? html`<p class="error">${this.failureText(error)}</p>` : nothing}
       ${hits.length
         ? html`<ul class="hits">
-            ${hits.map((hit, index) => html`<li><a href=${webUrl(hit.url)} target="_blank" rel="noopener noreferrer" @click=${() => this.track(hit.url, index, 'result')}>${hit.section ? `${hit.title} › ${hit.section}` : hit.title}</a></li>`)}
+            ${hits.map((hit, index) => html`<li><a href=${webUrl(hit.url)} target="_blank" rel="noopener noreferrer" @click=${() => this.track(hit.url, index, 'result')}>${sourceName(hit)}</a></li>`)}
           </ul>`
         : nothing}
       ${entry.sources?.length && entry.state !== 'failed'
         ? html`<ol part="sources" class="sources" aria-label=${t('sources')}>
             ${entry.sources.map(
               // Numbered as the answer cites them: [1] is the first source.
-              (source, index) => html`<li><span class="cite" aria-hidden="true">[${index + 1}]</span> <a part="source-link" href=${webUrl(source.url)} target="_blank" rel="noopener noreferrer" @click=${() => this.track(source.url, index, 'chat')}>${source.title || source.url}</a></li>`,
+              (source, index) => html`<li><a part="source-link" href=${webUrl(source.url)} target="_blank" rel="noopener noreferrer" @click=${() => this.track(source.url, index, 'chat')}><span class="cite">[${index + 1}]</span> ${sourceName(source)}</a></li>`,
             )}
           </ol>`
         : nothing}

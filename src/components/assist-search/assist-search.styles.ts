@@ -104,9 +104,19 @@ export const searchStyles = css`
     border-radius: var(--_radius-small);
     color: var(--_muted);
     font-size: 0.85em;
+    min-height: 24px;
   }
   .clear-button:hover {
     color: var(--_text);
+  }
+  .field input::placeholder {
+    color: var(--_muted);
+    opacity: 1;
+  }
+  /* The input draws no ring of its own: the field around it shows where focus is, inside its edge. */
+  .field:has(> input:focus-visible) {
+    outline: 2px solid var(--_accent);
+    outline-offset: -2px;
   }
   .icon-button {
     display: inline-flex;
@@ -172,7 +182,10 @@ export const searchStyles = css`
     font-variant-numeric: tabular-nums;
   }
   .summary-sources a {
-    display: inline-block;
+    display: inline-flex;
+    align-items: center;
+    gap: 0.3em;
+    min-height: 24px;
     font-size: 0.85em;
     padding: 0.15em 0.6em;
     border: 1px solid var(--_border);
@@ -205,13 +218,17 @@ export const searchStyles = css`
     color: var(--_on-accent);
   }
   .option.recent,
+  .option.suggestion,
   .option.ask {
     flex-direction: row;
     align-items: center;
     gap: 0.5em;
   }
-  .option.recent span:not(.remove) {
+  .option.recent span {
     flex: 1;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
   }
   .option.ask {
     margin-top: 0.5em;
@@ -221,9 +238,25 @@ export const searchStyles = css`
   .option .icon {
     flex: none;
   }
-  .remove {
-    padding: 0 0.4em;
-    opacity: 0.7;
+  /* Recent searches beside their remove buttons, row for row: both are 2.5em high under one title's height. */
+  .body:has(> .recent-removal) {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) auto;
+    column-gap: 0.25em;
+    align-items: start;
+  }
+  .option.recent,
+  .recent-removal .remove {
+    height: 2.5em;
+  }
+  .recent-removal {
+    display: flex;
+    flex-direction: column;
+  }
+  .recent-removal .remove {
+    width: 2.5em;
+    justify-content: center;
+    align-items: center;
   }
   .section {
     font-weight: 600;
@@ -274,6 +307,19 @@ export const searchStyles = css`
   }
   @media (prefers-reduced-motion: reduce) {
     .shimmer {
+      animation: none;
+    }
+  }
+  @media (forced-colors: active) {
+    .option[aria-selected='true'] {
+      forced-color-adjust: none;
+      background: Highlight;
+      color: HighlightText;
+    }
+    /* A gradient is dropped in forced colours: the placeholders keep a solid system-coloured shape. */
+    .shimmer {
+      forced-color-adjust: none;
+      background: GrayText;
       animation: none;
     }
   }

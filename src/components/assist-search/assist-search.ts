@@ -10,9 +10,10 @@ import { previewNotice, previewNoticeStyles } from '../shared/preview-notice.js'
 import { ClientController } from '../shared/client-controller.js';
 import { errorMessage, toAssistError } from '../shared/error-message.js';
 import { AnswerFeedback, feedbackStyles } from '../shared/feedback.js';
-import { isWebUrl, webUrl } from '../shared/links.js';
-import { FocusReturn, lockPageScroll, trapTab } from '../shared/focus.js';
-import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
+import { isWebUrl, sourceName, webUrl } from '../shared/links.js';
+import { FocusReturn, lockPageScroll, markTriggers, trapTab } from '../shared/focus.js';
+import { keyCombo, loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
+import { applyLanguage } from '../shared/language.js';
 import { icons } from '../shared/icons.js';
 import { streamingMarkdownView } from '../shared/markdown-view.js';
 import { StreamingMarkdown } from '../shared/markdown.js';
@@ -208,6 +209,8 @@ export class AssistSearch extends LitElement {
   /** Inline: whether the results are showing (the visitor is in the field). */
   private expanded = false;
   private announcement = '';
+  /** Said once when a summary has arrived, apart from the number of results. */
+  private summaryAnnouncement = '';
   private summaryPhase: SummaryPhase = 'hidden';
   private readonly summaryMarkdown = new StreamingMarkdown();
   private summarySources: Source[] = [];
@@ -285,6 +288,7 @@ export class AssistSearch extends LitElement {
     super.connectedCallback();
     document.addEventListener('keydown', this.onShortcut);
     for (const trigger of this.triggers) trigger.addEventListener('click', this.onTriggerClick);
+    markTriggers(this.triggers, this.open);
     const input = this.input;
     if (input) {
       adoptScopedStyles(input.getRootNode() as Document | ShadowRoot, 'assist-search', AssistSearch.elementStyles);
@@ -302,6 +306,7 @@ export class AssistSearch extends LitElement {
     super.disconnectedCallback();
     document.removeEventListener('keydown', this.onShortcut);
     for (const trigger of this.triggers) trigger.removeEventListener('click', this.onTriggerClick);
+    markTriggers(this.triggers, null);
     const input = this.input;
     if (input) {
       input.removeEventListener('input', this.onInput);
@@ -397,6 +402,7 @@ export class AssistSearch extends LitElement {
         this.fieldInput?.focus();
       } else if (!this.open && dialog.open) dialog.close();
     }
+    if (changed.has('open')) markTriggers(this.triggers, this.open);
     this.syncInputAria();
     this.renderRoot.querySelector(`[id="${this.activeId}"]`)?.scrollIntoView?.({ block: 'nearest' });
   }
@@ -441,6 +447,7 @@ export class AssistSearch extends LitElement {
         warnOnce(`<assist-search widget="${client.widgetKey}">: ${message}`),
       );
       this.strings = await loadStrings(client.resolveLocale(config));
+      applyLanguage(this, this.strings.locale);
       applyTheme(this, config);
       this.variant = config.variant;
       this.recent = new RecentSearches(client.widgetKey);
@@ -449,6 +456,7 @@ export class AssistSearch extends LitElement {
       if (trigger && this.triggers.length === 0) {
         this.triggers = findElements(`<assist-search widget="${client.widgetKey}">`, 'trigger', trigger, this.baseUrl) ?? [];
         if (this.isConnected) for (const element of this.triggers) element.addEventListener('click', this.onTriggerClick);
+        if (this.isConnected) markTriggers(this.triggers, this.open);
       }
       this.config = config;
       this.emit('assist-ready', { config });
@@ -595,6 +603,7 @@ export class AssistSearch extends LitElement {
     this.hits = [];
     this.summaryPhase = 'hidden';
     this.announcement = '';
+    this.summaryAnnouncement = '';
     this.recentList = this.recent?.list() ?? [];
     this.requestUpdate();
   }
@@ -635,6 +644,7 @@ export class AssistSearch extends LitElement {
     this.summarySources = [];
     this.summaryFeedback = null;
     this.summaryPhase = 'loading';
+    this.summaryAnnouncement = '';
     const current = () => run === this.searchRun;
     try {
       const result = await client.summarize(query, {
@@ -655,6 +665,7 @@ export class AssistSearch extends LitElement {
         this.summarySources = result.sources;
         this.summaryFeedback = result.answerId ? new AnswerFeedback(result.answerId, () => this.requestUpdate()) : null;
         this.summaryPhase = 'done';
+        this.summaryAnnouncement = this.strings('searchSummaryReady');
       } else this.summaryPhase = 'hidden';
     } catch {
       // The results are still there; a summary that failed is simply not shown.
@@ -760,7 +771,7 @@ export class AssistSearch extends LitElement {
         <div class="popup" ?hidden=${!this.expanded || empty}>${this.renderBody(t)}${this.renderFooter(t, false)}</div>`;
     }
     return html`${this.box
-        ? html`<button type="button" class="box" part="box" aria-haspopup="dialog" @click=${() => this.show()}>
+        ? html`<button type="button" class="box" part="box" aria-haspopup="dialog" aria-expanded=${String(this.open)} aria-keyshortcuts="Control+K Meta+K" @click=${() => this.show()}>
             ${icons.search}<span>${config.placeholder || t('searchPlaceholder')}</span><kbd aria-hidden="true">${this.shortcutLabel()}</kbd>
           </button>`
         : nothing}
@@ -776,7 +787,7 @@ export class AssistSearch extends LitElement {
   }
 
   private shortcutLabel(): string {
-    return /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘K' : 'Ctrl K';
+    return keyCombo(this.strings, 'K');
   }
 
   private renderField(t: Strings, inModal: boolean): TemplateResult {
@@ -818,8 +829,7 @@ export class AssistSearch extends LitElement {
       <div class="listbox" part="results" role="listbox" id=${this.listboxId} aria-label=${t('searchLabel')}
         ?hidden=${this.items.length === 0}>
         ${query ? html`${this.items[0]?.kind === 'ask' ? this.renderAsk(this.items[0]) : nothing}${this.groups.map((group) => this.renderGroup(group))}` : this.renderStartOptions(t)}
-      </div>
-      ${query ? this.renderSkeleton(t) : nothing}
+      </div>${query ? this.renderSkeleton(t) : this.renderRecentRemoval(t)}
     </div>`;
   }
 
@@ -833,7 +843,8 @@ export class AssistSearch extends LitElement {
 
   /** The number of results (or why there are none), announced politely. */
   private renderLive(): TemplateResult {
-    return html`<div class="visually-hidden" role="status">${this.announcement}</div>`;
+    return html`<div class="visually-hidden" role="status">${this.announcement}</div>
+      <div class="visually-hidden" role="status">${this.summaryAnnouncement}</div>`;
   }
 
   private renderState(t: Strings): TemplateResult | typeof nothing {
@@ -873,7 +884,7 @@ export class AssistSearch extends LitElement {
         ? html`<ol class="summary-sources" aria-label=${t('sources')} @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
             ${this.summarySources.map(
               // Numbered as the summary cites them: [1] is the first source.
-              (source, index) => html`<li><a href=${webUrl(source.url)}><span class="cite" aria-hidden="true">[${index + 1}]</span> ${source.title || source.url}</a></li>`,
+              (source, index) => html`<li><a href=${webUrl(source.url)}><span class="cite">[${index + 1}]</span> ${sourceName(source)}</a></li>`,
             )}
           </ol>`
         : nothing}
@@ -898,7 +909,7 @@ export class AssistSearch extends LitElement {
     </div>`;
   }
 
-  /** Recent searches, then suggested questions, each in its group. */
+  /** Recent searches, then suggested questions, each in its group; the remove buttons of the recent ones sit beside the listbox. */
   private renderStartOptions(t: Strings): TemplateResult[] {
     const groups: TemplateResult[] = [];
     for (const [kind, title] of [['recent', t('searchRecent')], ['suggestion', t('suggestions')]] as const) {
@@ -907,18 +918,31 @@ export class AssistSearch extends LitElement {
       groups.push(html`<div role="group" aria-labelledby="${this.idPrefix}-${kind}">
         <div class="group-title" id="${this.idPrefix}-${kind}">${title}</div>
         ${options.map(
-          (item) => html`<div class="option recent" role="option" id=${item.id} aria-selected=${String(item.id === this.activeId)}
+          (item) => html`<div class="option ${kind}" role="option" id=${item.id} aria-selected=${String(item.id === this.activeId)}
             @click=${() => this.choose(item, false)} @pointermove=${() => this.activate(item.id)}>
             ${kind === 'recent' ? icons.clock : icons.sparkle}<span>${item.query}</span>
-            ${kind === 'recent'
-              ? html`<span class="remove" aria-hidden="true" title=${t('searchRemoveRecent')}
-                  @click=${(event: Event) => (event.stopPropagation(), this.forget(item.query))}>${icons.close}</span>`
-              : nothing}
           </div>`,
         )}
       </div>`);
     }
     return groups;
+  }
+
+  /**
+   * The remove buttons of the recent searches, in a column beside the listbox (a listbox may hold
+   * only options), one per row; the Delete key on the active option does the same.
+   */
+  private renderRecentRemoval(t: Strings): TemplateResult | typeof nothing {
+    // Recent searches come first in the listbox, so the column's rows line up with theirs; the suggestions below have none.
+    const recent = this.items.filter((item): item is QueryOption => item.kind === 'recent');
+    if (recent.length === 0) return nothing;
+    return html`<div class="recent-removal">
+      <div class="group-title" aria-hidden="true">&nbsp;</div>
+      ${recent.map(
+        (item) => html`<button type="button" class="icon-button remove" aria-label=${t('searchRemoveRecentNamed', { query: item.query })} title=${t('searchRemoveRecent')}
+          @click=${() => this.forget(item.query)}>${icons.close}</button>`,
+      )}
+    </div>`;
   }
 
   private activate(id: string): void {
@@ -935,7 +959,7 @@ export class AssistSearch extends LitElement {
       ${inModal
         ? html`<span class="hints"><kbd>↑</kbd><kbd>↓</kbd> ${t('searchHintNavigate')}</span>
             <span class="hints"><kbd>↵</kbd> ${t('searchHintOpen')}</span>
-            <span class="hints"><kbd>${this.shortcutLabel().replace('K', '')}↵</kbd> ${t('searchHintNewTab')}</span>
+            <span class="hints"><kbd>${keyCombo(t, '↵')}</kbd> ${t('searchHintNewTab')}</span>
             <span class="hints"><kbd>Esc</kbd> ${t('searchHintClose')}</span>`
         : nothing}
       ${branding ? html`<span class="branding" part="branding">${t('poweredBy')}</span>` : nothing}

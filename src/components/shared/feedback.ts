@@ -118,4 +118,13 @@ export const feedbackStyles = css`
   .feedback-thanks:empty {
     display: none;
   }
+  /* Forced colours make every border the same: the chosen rating keeps the system highlight. */
+  @media (forced-colors: active) {
+    .feedback-button[aria-pressed='true'] {
+      forced-color-adjust: none;
+      border-color: Highlight;
+      background: Highlight;
+      color: HighlightText;
+    }
+  }
 `;

@@ -9,10 +9,14 @@ const TABBABLE = [
   '[tabindex]:not([tabindex="-1"])',
 ].join(',');
 
-/** The elements Tab can reach inside `container`, in order, skipping hidden ones. */
+/**
+ * The elements Tab can reach inside `container`, in order, skipping hidden ones and those taken
+ * out of the Tab order with a negative `tabindex` (the options of a listbox, reached with the
+ * arrow keys through `aria-activedescendant`).
+ */
 export function tabbables(container: ParentNode): HTMLElement[] {
   return [...container.querySelectorAll<HTMLElement>(TABBABLE)].filter(
-    (element) => element.getClientRects().length > 0 && !element.closest('[inert]') && getComputedStyle(element).visibility !== 'hidden',
+    (element) => element.tabIndex >= 0 && element.getClientRects().length > 0 && !element.closest('[inert]') && getComputedStyle(element).visibility !== 'hidden',
   );
 }
 
@@ -49,6 +53,23 @@ export function trapTab(event: KeyboardEvent, container: ParentNode, root: Shado
     return true;
   }
   return false;
+}
+
+/**
+ * Marks the page's own elements that open a widget's dialog as its disclosure buttons
+ * (`aria-haspopup`, `aria-expanded`), as the widget's own launcher is; `expanded: null` takes
+ * the marks off again.
+ */
+export function markTriggers(triggers: readonly Element[], expanded: boolean | null): void {
+  for (const trigger of triggers) {
+    if (expanded === null) {
+      trigger.removeAttribute('aria-haspopup');
+      trigger.removeAttribute('aria-expanded');
+    } else {
+      trigger.setAttribute('aria-haspopup', 'dialog');
+      trigger.setAttribute('aria-expanded', String(expanded));
+    }
+  }
 }
 
 /** Remembers what had focus, to give it back when a dialog closes. */

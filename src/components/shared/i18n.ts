@@ -80,3 +80,13 @@ export async function loadStrings(locale: Locale): Promise<Strings> {
   return stringsFor(locale);
 }
 
+
+/**
+ * A shortcut as the visitor's keyboard labels it: `⌘K` on Apple devices, else the Control key
+ * in the UI language and the key (`Ctrl K`, German `Strg K`).
+ *
+ * @example keyCombo(strings, '↵'); // 'Strg ↵' in German
+ */
+export function keyCombo(strings: Strings, key: string): string {
+  return /Mac|iPhone|iPad/.test(navigator.platform) ? `⌘${key}` : `${strings('keyControl')} ${key}`;
+}

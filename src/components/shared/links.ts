@@ -14,3 +14,12 @@ export function webUrl(url: string): string | typeof nothing {
 export function isWebUrl(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
+
+/**
+ * The name of a link to a page or one of its sections, telling apart two sections of one page
+ * ("Troubleshooting ignition › Error E42").
+ */
+export function sourceName(source: { url: string; title: string; section?: string }): string {
+  const title = source.title || source.url;
+  return source.section ? `${title} › ${source.section}` : title;
+}

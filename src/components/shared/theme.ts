@@ -83,9 +83,14 @@ export const themeStyles = css`
   button {
     cursor: pointer;
   }
+  /*
+   * The ring sits on a halo of the widget's background, so it keeps 3:1 whatever the page is
+   * behind the launcher or search box (a dark widget on a light page, or the reverse).
+   */
   :focus-visible {
     outline: 2px solid var(--_accent);
     outline-offset: 2px;
+    box-shadow: 0 0 0 6px var(--_bg);
   }
   .visually-hidden {
     position: absolute !important;

@@ -8,6 +8,8 @@ export const en = {
   // Shared
   poweredBy: 'Powered by Assist',
   close: 'Close',
+  /** The Control key as keyboards of the language print it (German: Strg). */
+  keyControl: 'Ctrl',
   retry: 'Try again',
   sources: 'Sources',
   speechStart: 'Start voice input',
@@ -50,6 +52,8 @@ export const en = {
   chatDeleteAll: 'Delete all',
   chatConfirmDeleteAll: 'Delete all your conversations? This can’t be undone.',
   chatYou: 'You',
+  /** Name of the list of messages. */
+  chatLog: 'Conversation',
   chatSearching: 'Searching…',
   chatGenerating: 'Writing an answer…',
   chatAnswerReady: 'Answer ready.',
@@ -69,10 +73,12 @@ export const en = {
   searchResults_other: '{count} results',
   searchRecent: 'Recent searches',
   searchRemoveRecent: 'Remove',
+  searchRemoveRecentNamed: 'Remove “{query}” from recent searches',
   searchSummary: 'AI summary',
   searchSummaryLoading: 'Summarizing…',
   searchAskAi: 'Ask AI: {query}',
   searchAskAiNoResults: 'No results for “{query}”. Ask the assistant instead.',
+  searchSummaryReady: 'AI summary ready.',
   searchHintNavigate: 'to navigate',
   searchHintOpen: 'to open',
   searchHintNewTab: 'to open in a new tab',

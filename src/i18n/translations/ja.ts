@@ -3,8 +3,9 @@ import type { Translation } from './en.js';
 /** Japanese (ja). Polite style (です/ます). */
 export const ja: Translation = {
   // Shared
-  poweredBy: 'Powered by Assist',
+  poweredBy: 'Assist による提供',
   close: '閉じる',
+  keyControl: 'Ctrl',
   retry: '再試行',
   sources: '出典',
   speechStart: '音声入力を開始',
@@ -47,6 +48,7 @@ export const ja: Translation = {
   chatDeleteAll: 'すべて削除',
   chatConfirmDeleteAll: 'すべての会話を削除しますか？この操作は元に戻せません。',
   chatYou: 'あなた',
+  chatLog: '会話',
   chatSearching: '検索中…',
   chatGenerating: '回答を作成中…',
   chatAnswerReady: '回答の準備ができました。',
@@ -66,10 +68,12 @@ export const ja: Translation = {
   searchResults_other: '{count}件の結果',
   searchRecent: '最近の検索',
   searchRemoveRecent: '削除',
+  searchRemoveRecentNamed: '「{query}」を最近の検索から削除',
   searchSummary: 'AI要約',
   searchSummaryLoading: '要約中…',
   searchAskAi: 'AI に質問：{query}',
   searchAskAiNoResults: '「{query}」に一致する結果はありません。代わりにアシスタントに質問してください。',
+  searchSummaryReady: 'AI要約の準備ができました。',
   searchHintNavigate: '移動',
   searchHintOpen: '開く',
   searchHintNewTab: '新しいタブで開く',
