@@ -11,7 +11,7 @@
  * language, instead of guessing.
  */
 import { plainInline } from '../search/sections.js';
-import { terms, unaskedHeadingShare } from './text.js';
+import { share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -70,8 +70,12 @@ export function pieces(text: string, wordsPerPiece: number): string[] {
   return result;
 }
 
-/** Share of the question's (rarity-weighted) terms the quoted passages must cover to count as an answer. */
-const MIN_COVERAGE = 0.5;
+/**
+ * Share of the question's terms the quoted passages (with their headings) must hold to count
+ * as an answer. Every term counts the same here: rarity among the retrieved passages says
+ * little, since they all share the topic's own words.
+ */
+const MIN_COVERAGE = 0.6;
 /** Share of a second part's terms the further passage must hold to be quoted for it. */
 const MIN_PART_COVERAGE = 0.5;
 /** The most items quoted as a passage's steps. */
@@ -154,7 +158,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
-      const score = coverage * (0.7 + 0.3 * density) * narrower * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.1 * unit.passage.rank));
+      const score = coverage * (0.7 + 0.3 * density) * narrower * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.5 * unit.passage.rank));
       if (!chosen || score > chosen.score) chosen = { unit, score };
     }
     return chosen?.unit;
@@ -178,7 +182,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       quoted.sort((a, b) => partOf(a) - partOf(b));
     }
   }
-  if (weightOf(questionTerms, (term) => quoted.some((part) => part.terms.has(term))) < MIN_COVERAGE) return refusal;
+  if (share(new Set(questionTerms), new Set(quoted.flatMap((part) => [...part.terms]))) < MIN_COVERAGE) return refusal;
 
   const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
   const text = quoted.map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : [])].join('\n\n')).join('\n\n');

@@ -72,7 +72,13 @@ export function terms(text: string): string[] {
  * contentQuery('How do I read a file line by line?'); // 'read file line'
  */
 export function contentQuery(question: string): string {
-  const content = words(question).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word)));
+  const content: string[] = [];
+  for (const token of question.normalize('NFKC').split(/\s+/)) {
+    // An identifier (`shared_buffers`, `json.dumps`, `__enter__`) is one content word, kept as written.
+    const identifier = /^[^\p{L}\p{N}_]*([\p{L}\p{N}_]*[\p{L}\p{N}](?:[._][\p{L}\p{N}_]*[\p{L}\p{N}])*_*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
+    if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());
+    else content.push(...words(token).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word))));
+  }
   return [...new Set(content)].join(' ');
 }
 
