@@ -210,7 +210,8 @@ function quote(unit: Unit): Quote {
     if (before?.kind === 'prose') lead = cleanInline(sentences(before.text).at(-1)!);
     example = listOf(blocks, block.list);
   } else {
-    const code = blocks.slice(unit.block + 1).find((other) => other.kind === 'code') ?? blocks.find((other) => other.kind === 'code');
+    // The example of a sentence is next to it: among the two blocks after it, else right before it.
+    const code = [blocks[unit.block + 1], blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
     const next = blocks[unit.block + 1];
     if (code?.kind === 'code') example = code.markdown;
     else if (next?.kind === 'item' && /:$/.test(lead)) example = listOf(blocks, next.list);
