@@ -22,15 +22,18 @@ const STOP_WORDS = new Set(
 
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
-/** Lowercased words of a text, in order, stop words included. */
+/**
+ * Lowercased words of a text, in order, stop words included. An identifier joined by `_`
+ * (`shared_buffers`, `__enter__`) is one word: `arg_line` is not the word "line".
+ */
 export function words(text: string): string[] {
-  return text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+  return text.toLowerCase().normalize('NFKC').match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
 /** Crude suffix stripping: enough to make inflections of one word meet, never a dictionary. */
 export function stem(word: string): string {
   let w = word.replace(/['’]s$/, '').replace(/['’]/g, '');
-  if (w.length <= 3 || UNSPACED_SCRIPT.test(w) || /\d/.test(w)) return w;
+  if (w.length <= 3 || UNSPACED_SCRIPT.test(w) || /[\d_]/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (/(ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
