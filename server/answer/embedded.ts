@@ -10,7 +10,7 @@
  * When the passages do not cover the question it says so plainly, in the visitor's
  * language, instead of guessing.
  */
-import { plainInline } from '../search/sections.js';
+import { PATH_SEPARATOR, plainInline } from '../search/sections.js';
 import { share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
@@ -220,7 +220,22 @@ function quote(unit: Unit): Quote {
       if (steps?.kind === 'item' && steps.list !== (block.kind === 'item' ? block.list : -1)) example = listOf(blocks, steps.list);
     }
   }
+  // An API entry's sentence ("Deserialize s to a Python object") says what the entry does, not its name: the name goes first.
+  const name = apiName(passage.section);
+  if (name && !lead.includes(name)) lead = `\`${name}\`: ${lead}`;
   return { passage, lead, example, terms: new Set([...terms(plainInline(`${lead}\n${example ?? ''}`)), ...passage.headingTerms]) };
+}
+
+/**
+ * The name a passage documents, when its heading is an API entry (`json.loads(s, *, cls=None)`,
+ * `shared_buffers (integer)`) or its page is named after a module (`timeit — Measure execution
+ * time of small code snippets`).
+ */
+function apiName(section: GroundingSection): string | undefined {
+  const heading = section.section?.split(PATH_SEPARATOR).at(-1) ?? section.title;
+  const entry = /^((?:class |exception )?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\s*(?:\(.*\)|\[.*\])?\s*$/.exec(heading.trim());
+  if (entry && /[._(]/.test(heading)) return entry[1]!.replace(/^(?:class|exception) /, '');
+  return /^([a-z_][\w.]*) — /.exec(heading.trim())?.[1];
 }
 
 /** A list of a passage, as markdown. */

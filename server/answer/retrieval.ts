@@ -81,10 +81,14 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   const conversationTerms = new Set(input.previousQuestions.slice(-2).flatMap((question) => terms(question)));
   const askedAbout = new Set([...questionTerms, ...conversationTerms, ...terms(input.context?.title ?? '')]);
   const contextPage = normaliseUrl(input.context?.url);
+  const markdown = await readSectionMarkdown(db, [...candidates.keys()]);
+  // "How do I …?" is answered by a passage that shows how: a code example or numbered steps.
+  const asksHow = /^\s*how\b/i.test(input.question);
   const entries = [...candidates.values()].map((entry) => ({
     ...entry,
+    markdown: markdown.get(entry.hit.id) ?? '',
     titleTerms: new Set(terms(entry.hit.title)),
-    headingTerms: new Set(terms(entry.hit.section?.split(PATH_SEPARATOR).at(-1) ?? '')),
+    headingTerms: new Set(terms(ownHeading(entry.hit.section))),
     bodyTerms: new Set(terms(entry.hit.text)),
     sentenceTerms: entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => new Set(terms(sentence))),
   }));
@@ -99,7 +103,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     totalRarity === 0 ? 0 : [...questionTerms].reduce((sum, term) => sum + (have(term) ? rarity.get(term)! : 0), 0) / totalRarity;
   const bestFused = Math.max(0, ...entries.map((entry) => entry.fused));
   const ranked = entries
-    .map(({ hit, fused, titleTerms, headingTerms, bodyTerms, sentenceTerms }) => {
+    .map(({ hit, markdown, fused, titleTerms, headingTerms, bodyTerms, sentenceTerms }) => {
       const coverage = weightedShare((term) => titleTerms.has(term) || headingTerms.has(term) || bodyTerms.has(term));
       // The section's own heading naming the question counts most; the page title, shared by all its sections, less.
       const headingCoverage = weightedShare((term) => headingTerms.has(term));
@@ -109,14 +113,23 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
       const followUp = share(conversationTerms, new Set([...titleTerms, ...headingTerms, ...bodyTerms]));
       const onThisPage = contextPage !== undefined && normaliseUrl(hit.url) === contextPage;
       const offTopic = unaskedHeadingShare(hit.section, askedAbout);
+      const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
       const score =
-        coverage + 0.6 * headingCoverage + 0.3 * titleCoverage + 0.6 * sentenceCoverage + 0.4 * (fused / bestFused) + 0.3 * followUp + (onThisPage ? 0.25 : 0) - 0.3 * offTopic;
-      return { hit, score, relevant: coverage > 0 || followUp > 0 };
+        coverage +
+        0.6 * headingCoverage +
+        0.3 * titleCoverage +
+        0.6 * sentenceCoverage +
+        0.4 * (fused / bestFused) +
+        0.3 * followUp +
+        (onThisPage ? 0.25 : 0) +
+        (showsHow ? 0.2 : 0) -
+        0.3 * offTopic;
+      return { hit: { ...hit, markdown }, score, relevant: coverage > 0 || followUp > 0 };
     })
     .filter((entry) => entry.relevant)
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
-  return withMarkdown(db, ranked.map((entry) => entry.hit));
+  return ranked.map((entry) => entry.hit);
 }
 
 /** Hits with the markdown of their sections, for quoting. */
@@ -164,6 +177,15 @@ export async function fallbackHits(db: Queryable, input: Omit<RetrievalInput, 'p
   let hits: SectionHit[] = await searchSections(db, { organisationId: input.organisationId, sources: input.sources, query: input.question, limit: 10 });
   if (hits.length === 0) hits = (await retrieveSections(db, { ...input, previousQuestions: [], limit: 10 })).map(({ markdown: _markdown, ...hit }) => hit);
   return publicHits(hits);
+}
+
+/**
+ * The last heading of a section's path, without an API entry's parameter list:
+ * `showwarning(message, category, filename, lineno, file=None, line=None)` is about
+ * warnings, not about files or lines.
+ */
+function ownHeading(path: string | undefined): string {
+  return (path?.split(PATH_SEPARATOR).at(-1) ?? '').replace(/\([^()]*\)/g, ' ');
 }
 
 function normaliseUrl(url: string | undefined): string | undefined {
