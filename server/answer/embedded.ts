@@ -10,9 +10,10 @@
  * When the passages do not cover the question it says so plainly, in the visitor's
  * language, instead of guessing.
  */
-import { PATH_SEPARATOR, plainInline } from '../search/sections.js';
-import { share, terms, unaskedHeadingShare } from './text.js';
+import { plainInline } from '../search/sections.js';
+import { terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
+import { ownHeading, share } from './text.js';
 
 export interface EmbeddedEngineOptions {
   /** Pause before each streamed piece, in milliseconds (demos and tests of slow streams); default 0. */
@@ -232,7 +233,7 @@ function quote(unit: Unit): Quote {
  * time of small code snippets`).
  */
 function apiName(section: GroundingSection): string | undefined {
-  const heading = section.section?.split(PATH_SEPARATOR).at(-1) ?? section.title;
+  const heading = section.section ? ownHeading(section.section, { withParameters: true }) : section.title;
   const entry = /^((?:class |exception )?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\s*(?:\(.*\)|\[.*\])?\s*$/.exec(heading.trim());
   if (entry && /[._(]/.test(heading)) return entry[1]!.replace(/^(?:class|exception) /, '');
   return /^([a-z_][\w.]*) — /.exec(heading.trim())?.[1];

@@ -15,9 +15,8 @@
 import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchSections, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
-import { PATH_SEPARATOR } from '../search/sections.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { contentQuery, keywords, share, terms, unaskedHeadingShare } from './text.js';
+import { contentQuery, keywords, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -177,15 +176,6 @@ export async function fallbackHits(db: Queryable, input: Omit<RetrievalInput, 'p
   let hits: SectionHit[] = await searchSections(db, { organisationId: input.organisationId, sources: input.sources, query: input.question, limit: 10 });
   if (hits.length === 0) hits = (await retrieveSections(db, { ...input, previousQuestions: [], limit: 10 })).map(({ markdown: _markdown, ...hit }) => hit);
   return publicHits(hits);
-}
-
-/**
- * The last heading of a section's path, without an API entry's parameter list:
- * `showwarning(message, category, filename, lineno, file=None, line=None)` is about
- * warnings, not about files or lines.
- */
-function ownHeading(path: string | undefined): string {
-  return (path?.split(PATH_SEPARATOR).at(-1) ?? '').replace(/\([^()]*\)/g, ' ');
 }
 
 function normaliseUrl(url: string | undefined): string | undefined {

@@ -5,6 +5,7 @@
  * Thai) become overlapping character pairs, which is how they can be compared at all
  * without a dictionary.
  */
+import { PATH_SEPARATOR } from '../search/sections.js';
 
 const STOP_WORDS = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both but by
@@ -113,4 +114,14 @@ export function unaskedHeadingShare(heading: string | undefined, askedAbout: Set
   const headingTerms = new Set(terms(heading ?? ''));
   if (headingTerms.size === 0) return 0;
   return 1 - share(headingTerms, askedAbout);
+}
+
+/**
+ * The last heading of a section's path ("Install › Linux" → "Linux"). An API entry's
+ * parameter list is dropped unless asked for: `showwarning(message, category, filename,
+ * lineno, file=None, line=None)` is about warnings, not about files or lines.
+ */
+export function ownHeading(path: string | undefined, options: { withParameters?: boolean } = {}): string {
+  const heading = path?.split(PATH_SEPARATOR).at(-1) ?? '';
+  return options.withParameters ? heading : heading.replace(/\([^()]*\)/g, ' ');
 }
