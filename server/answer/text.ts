@@ -21,6 +21,29 @@ const STOP_WORDS = new Set(
     .filter(Boolean),
 );
 
+/**
+ * Question and function words of the other built-in locales written with spaces (German,
+ * Dutch, French, Spanish, Italian, Portuguese): a visitor asking in their language asks
+ * with them too ("Wie backe ich einen …?"), and they are no more content than "how do I".
+ * Words that are also names in documentation (`os`, `io`, `del`, `bin`, `sin`, `man`) are not among them.
+ */
+const OTHER_STOP_WORDS = `aber als am an auch auf aus bei bis das dass dem der des doch ein eine einem einen einer
+  eines er für gibt habe haben ich ihr im in ist kann kannst mich mir nach nicht noch nur ob oder sich sie sind so
+  und uns von vor was welche welcher welches wenn wer werden wie wir wird wo zu zum zur
+  aan al bij daar dan dat de deze dit doen een en er geen het hier hoe ik in is je kan kun kunnen maar met mijn naar
+  niet of om ook over uit van voor waar wat welke wie wij wil zijn zo
+  au aux avec ce ces comment dans des elle en est et il je la le les leur lui mais me mes moi mon nous on ou par pas
+  pour qu que quel quelle quelles quels qui se ses sont sur ta tu un une vos votre vous faire fait peut peux puis
+  al algo como cual cuál cuando de el ella en esta este hay la las los me no o para pero por puedo que qué se
+  si sus tu un una uno y yo
+  che chi come cosa dei della di dove e gli ha i il la le nel non più posso quale quando se si
+  sono tu un una uno
+  ao aos com como das do dos ela ele eu isso nas no nos numa ou para pelo pela por posso qual quando se sem seu
+  sua uma voce você`
+  .split(/\s+/)
+  .filter(Boolean);
+for (const word of OTHER_STOP_WORDS) STOP_WORDS.add(word);
+
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
 /**
