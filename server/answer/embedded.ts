@@ -72,8 +72,8 @@ export function pieces(text: string, wordsPerPiece: number): string[] {
 }
 
 /**
- * Share of the question's terms the quoted passages (with their headings) must hold to count
- * as an answer. Every term counts the same here: rarity among the retrieved passages says
+ * Share of the question's terms the quoted passages (their headings and whole text: the
+ * grounding, not only the sentence quoted) must hold to count as an answer. Every term counts the same here: rarity among the retrieved passages says
  * little, since they all share the topic's own words.
  */
 const MIN_COVERAGE = 0.6;
@@ -183,7 +183,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       quoted.sort((a, b) => partOf(a) - partOf(b));
     }
   }
-  if (share(new Set(questionTerms), new Set(quoted.flatMap((part) => [...part.terms]))) < MIN_COVERAGE) return refusal;
+  if (share(new Set(questionTerms), new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
   const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
   const text = quoted.map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : [])].join('\n\n')).join('\n\n');
