@@ -13,6 +13,7 @@
 import { plainInline } from '../content/markdown.js';
 import { terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
+import { ownHeading, share } from './text.js';
 
 export interface EmbeddedEngineOptions {
   /** Pause before each streamed piece, in milliseconds (demos and tests of slow streams); default 0. */
@@ -70,8 +71,12 @@ export function pieces(text: string, wordsPerPiece: number): string[] {
   return result;
 }
 
-/** Share of the question's (rarity-weighted) terms the quoted passages must cover to count as an answer. */
-const MIN_COVERAGE = 0.5;
+/**
+ * Share of the question's terms the quoted passages (their headings and whole text: the
+ * grounding, not only the sentence quoted) must hold to count as an answer. Every term counts the same here: rarity among the retrieved passages says
+ * little, since they all share the topic's own words.
+ */
+const MIN_COVERAGE = 0.6;
 /** Share of a second part's terms the further passage must hold to be quoted for it. */
 const MIN_PART_COVERAGE = 0.5;
 /** The most items quoted as a passage's steps. */
@@ -154,7 +159,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
-      const score = coverage * (0.7 + 0.3 * density) * narrower * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.1 * unit.passage.rank));
+      const score = coverage * (0.7 + 0.3 * density) * narrower * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.5 * unit.passage.rank));
       if (!chosen || score > chosen.score) chosen = { unit, score };
     }
     return chosen?.unit;
@@ -178,7 +183,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       quoted.sort((a, b) => partOf(a) - partOf(b));
     }
   }
-  if (weightOf(questionTerms, (term) => quoted.some((part) => part.terms.has(term))) < MIN_COVERAGE) return refusal;
+  if (share(new Set(questionTerms), new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
   const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
   const text = quoted.map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : [])].join('\n\n')).join('\n\n');
@@ -206,7 +211,8 @@ function quote(unit: Unit): Quote {
     if (before?.kind === 'prose') lead = cleanInline(sentences(before.text).at(-1)!);
     example = listOf(blocks, block.list);
   } else {
-    const code = blocks.slice(unit.block + 1).find((other) => other.kind === 'code') ?? blocks.find((other) => other.kind === 'code');
+    // The example of a sentence is next to it: among the two blocks after it, else right before it.
+    const code = [blocks[unit.block + 1], blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
     const next = blocks[unit.block + 1];
     if (code?.kind === 'code') example = code.markdown;
     else if (next?.kind === 'item' && /:$/.test(lead)) example = listOf(blocks, next.list);
@@ -215,7 +221,22 @@ function quote(unit: Unit): Quote {
       if (steps?.kind === 'item' && steps.list !== (block.kind === 'item' ? block.list : -1)) example = listOf(blocks, steps.list);
     }
   }
+  // An API entry's sentence ("Deserialize s to a Python object") says what the entry does, not its name: the name goes first.
+  const name = apiName(passage.section);
+  if (name && !lead.includes(name)) lead = `\`${name}\`: ${lead}`;
   return { passage, lead, example, terms: new Set([...terms(plainInline(`${lead}\n${example ?? ''}`)), ...passage.headingTerms]) };
+}
+
+/**
+ * The name a passage documents, when its heading is an API entry (`json.loads(s, *, cls=None)`,
+ * `shared_buffers (integer)`) or its page is named after a module (`timeit — Measure execution
+ * time of small code snippets`).
+ */
+function apiName(section: GroundingSection): string | undefined {
+  const heading = section.section ? ownHeading(section.section, { withParameters: true }) : section.title;
+  const entry = /^((?:class |exception )?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\s*(?:\(.*\)|\[.*\])?\s*$/.exec(heading.trim());
+  if (entry && /[._(]/.test(heading)) return entry[1]!.replace(/^(?:class|exception) /, '');
+  return /^([a-z_][\w.]*) — /.exec(heading.trim())?.[1];
 }
 
 /** A list of a passage, as markdown. */

@@ -16,7 +16,7 @@ import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchSections, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { contentQuery, keywords, share, terms, unaskedHeadingShare } from './text.js';
+import { contentQuery, keywords, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -37,7 +37,7 @@ export interface RetrievedSection extends SectionHit {
   markdown: string;
 }
 
-const PER_QUERY = 10;
+const PER_QUERY = 20;
 const FUSION_K = 10;
 
 interface Query {
@@ -80,15 +80,21 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   const conversationTerms = new Set(input.previousQuestions.slice(-2).flatMap((question) => terms(question)));
   const askedAbout = new Set([...questionTerms, ...conversationTerms, ...terms(input.context?.title ?? '')]);
   const contextPage = normaliseUrl(input.context?.url);
+  const markdown = await readSectionMarkdown(db, [...candidates.keys()]);
+  // "How do I …?" is answered by a passage that shows how: a code example or numbered steps.
+  const asksHow = /^\s*how\b/i.test(input.question);
   const entries = [...candidates.values()].map((entry) => ({
     ...entry,
-    headingTerms: new Set(terms(`${entry.hit.title} ${entry.hit.section ?? ''}`)),
+    markdown: markdown.get(entry.hit.id) ?? '',
+    titleTerms: new Set(terms(entry.hit.title)),
+    headingTerms: new Set(terms(ownHeading(entry.hit.section))),
     bodyTerms: new Set(terms(entry.hit.text)),
+    sentenceTerms: entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => new Set(terms(sentence))),
   }));
   // A term most candidates hold tells them apart less than one few hold.
   const rarity = new Map<string, number>();
   for (const term of questionTerms) {
-    const holders = entries.filter((entry) => entry.headingTerms.has(term) || entry.bodyTerms.has(term)).length;
+    const holders = entries.filter((entry) => entry.titleTerms.has(term) || entry.headingTerms.has(term) || entry.bodyTerms.has(term)).length;
     rarity.set(term, Math.log(1 + (entries.length + 1) / (holders + 1)));
   }
   const totalRarity = [...rarity.values()].reduce((sum, value) => sum + value, 0);
@@ -96,20 +102,33 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     totalRarity === 0 ? 0 : [...questionTerms].reduce((sum, term) => sum + (have(term) ? rarity.get(term)! : 0), 0) / totalRarity;
   const bestFused = Math.max(0, ...entries.map((entry) => entry.fused));
   const ranked = entries
-    .map(({ hit, fused, headingTerms, bodyTerms }) => {
-      const coverage = weightedShare((term) => headingTerms.has(term) || bodyTerms.has(term));
+    .map(({ hit, markdown, fused, titleTerms, headingTerms, bodyTerms, sentenceTerms }) => {
+      const coverage = weightedShare((term) => titleTerms.has(term) || headingTerms.has(term) || bodyTerms.has(term));
+      // The section's own heading naming the question counts most; the page title, shared by all its sections, less.
       const headingCoverage = weightedShare((term) => headingTerms.has(term));
-      const followUp = share(conversationTerms, new Set([...headingTerms, ...bodyTerms]));
+      const titleCoverage = weightedShare((term) => titleTerms.has(term));
+      // A passage that answers says it in one sentence, not in words scattered over an option list.
+      const sentenceCoverage = Math.max(0, ...sentenceTerms.map((sentence) => weightedShare((term) => sentence.has(term))));
+      const followUp = share(conversationTerms, new Set([...titleTerms, ...headingTerms, ...bodyTerms]));
       const onThisPage = contextPage !== undefined && normaliseUrl(hit.url) === contextPage;
       const offTopic = unaskedHeadingShare(hit.section, askedAbout);
+      const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
       const score =
-        coverage + 0.5 * headingCoverage + 0.4 * (fused / bestFused) + 0.3 * followUp + (onThisPage ? 0.25 : 0) - 0.3 * offTopic;
-      return { hit, score, relevant: coverage > 0 || followUp > 0 };
+        coverage +
+        0.6 * headingCoverage +
+        0.3 * titleCoverage +
+        0.6 * sentenceCoverage +
+        0.4 * (fused / bestFused) +
+        0.3 * followUp +
+        (onThisPage ? 0.25 : 0) +
+        (showsHow ? 0.2 : 0) -
+        0.3 * offTopic;
+      return { hit: { ...hit, markdown }, score, relevant: coverage > 0 || followUp > 0 };
     })
     .filter((entry) => entry.relevant)
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
-  return withMarkdown(db, ranked.map((entry) => entry.hit));
+  return ranked.map((entry) => entry.hit);
 }
 
 /** Hits with the markdown of their sections, for quoting. */

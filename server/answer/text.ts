@@ -5,6 +5,7 @@
  * Thai) become overlapping character pairs, which is how they can be compared at all
  * without a dictionary.
  */
+import { PATH_SEPARATOR } from '../search/sections.js';
 
 const STOP_WORDS = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both but by
@@ -20,17 +21,43 @@ const STOP_WORDS = new Set(
     .filter(Boolean),
 );
 
+/**
+ * Question and function words of the other built-in locales written with spaces (German,
+ * Dutch, French, Spanish, Italian, Portuguese): a visitor asking in their language asks
+ * with them too ("Wie backe ich einen …?"), and they are no more content than "how do I".
+ * Words that are also names in documentation (`os`, `io`, `del`, `bin`, `sin`, `man`) are not among them.
+ */
+const OTHER_STOP_WORDS = `aber als am an auch auf aus bei bis das dass dem der des doch ein eine einem einen einer
+  eines er für gibt habe haben ich ihr im in ist kann kannst mich mir nach nicht noch nur ob oder sich sie sind so
+  und uns von vor was welche welcher welches wenn wer werden wie wir wird wo zu zum zur
+  aan al bij daar dan dat de deze dit doen een en er geen het hier hoe ik in is je kan kun kunnen maar met mijn naar
+  niet of om ook over uit van voor waar wat welke wie wij wil zijn zo
+  au aux avec ce ces comment dans des elle en est et il je la le les leur lui mais me mes moi mon nous on ou par pas
+  pour qu que quel quelle quelles quels qui se ses sont sur ta tu un une vos votre vous faire fait peut peux puis
+  al algo como cual cuál cuando de el ella en esta este hay la las los me no o para pero por puedo que qué se
+  si sus tu un una uno y yo
+  che chi come cosa dei della di dove e gli ha i il la le nel non più posso quale quando se si
+  sono tu un una uno
+  ao aos com como das do dos ela ele eu isso nas no nos numa ou para pelo pela por posso qual quando se sem seu
+  sua uma voce você`
+  .split(/\s+/)
+  .filter(Boolean);
+for (const word of OTHER_STOP_WORDS) STOP_WORDS.add(word);
+
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
-/** Lowercased words of a text, in order, stop words included. */
+/**
+ * Lowercased words of a text, in order, stop words included. An identifier joined by `_`
+ * (`shared_buffers`, `__enter__`) is one word: `arg_line` is not the word "line".
+ */
 export function words(text: string): string[] {
-  return text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+  return text.toLowerCase().normalize('NFKC').match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
 /** Crude suffix stripping: enough to make inflections of one word meet, never a dictionary. */
 export function stem(word: string): string {
   let w = word.replace(/['’]s$/, '').replace(/['’]/g, '');
-  if (w.length <= 3 || UNSPACED_SCRIPT.test(w) || /\d/.test(w)) return w;
+  if (w.length <= 3 || UNSPACED_SCRIPT.test(w) || /[\d_]/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (/(ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
@@ -72,7 +99,13 @@ export function terms(text: string): string[] {
  * contentQuery('How do I read a file line by line?'); // 'read file line'
  */
 export function contentQuery(question: string): string {
-  const content = words(question).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word)));
+  const content: string[] = [];
+  for (const token of question.normalize('NFKC').split(/\s+/)) {
+    // An identifier (`shared_buffers`, `json.dumps`, `__enter__`) is one content word, kept as written.
+    const identifier = /^[^\p{L}\p{N}_]*([\p{L}\p{N}_]*[\p{L}\p{N}](?:[._][\p{L}\p{N}_]*[\p{L}\p{N}])*_*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
+    if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());
+    else content.push(...words(token).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word))));
+  }
   return [...new Set(content)].join(' ');
 }
 
@@ -104,4 +137,14 @@ export function unaskedHeadingShare(heading: string | undefined, askedAbout: Set
   const headingTerms = new Set(terms(heading ?? ''));
   if (headingTerms.size === 0) return 0;
   return 1 - share(headingTerms, askedAbout);
+}
+
+/**
+ * The last heading of a section's path ("Install › Linux" → "Linux"). An API entry's
+ * parameter list is dropped unless asked for: `showwarning(message, category, filename,
+ * lineno, file=None, line=None)` is about warnings, not about files or lines.
+ */
+export function ownHeading(path: string | undefined, options: { withParameters?: boolean } = {}): string {
+  const heading = path?.split(PATH_SEPARATOR).at(-1) ?? '';
+  return options.withParameters ? heading : heading.replace(/\([^()]*\)/g, ' ');
 }

@@ -48,6 +48,11 @@ const QUALITY_PAGES = [
   },
   SIGNING_PAGE,
   {
+    url: 'https://acme.test/docs/python-api',
+    title: 'Python API',
+    content: ['# Python API', '', '## acme.export_invoices(month, *, path=None)', '', 'Writes the invoices of a month to a CSV file and returns its path.'].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/context-managers',
     title: 'Context managers',
     content: [
@@ -117,6 +122,13 @@ describe('grounding and the embedded answer', () => {
     assert.match(json.text, /defines `__enter__` and `__exit__`/);
     assert.ok(json.text.includes('```python\nclass Timer:\n    def __enter__(self):'));
     assert.equal(json.sources[0].url, 'https://acme.test/docs/context-managers#writing-a-context-manager-class');
+  });
+
+  test('an API entry is quoted with its name, which its sentence does not say', async () => {
+    const { json } = await ask('How do I export the invoices to a CSV file?');
+    assert.match(json.text, /^`acme\.export_invoices`: Writes the invoices of a month to a CSV file and returns its path \[1\]\./);
+    assert.equal(json.sources.length, 1);
+    assert.match(json.sources[0].url, /^https:\/\/acme\.test\/docs\/python-api#\S+$/, 'the entry, by its fragment');
   });
 
   test('question words are not content: "is there a way to" finds the same passage as the plain question', async () => {
