@@ -11,9 +11,8 @@
  * language, instead of guessing.
  */
 import { plainInline } from '../content/markdown.js';
-import { terms, unaskedHeadingShare } from './text.js';
+import { ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
-import { ownHeading, share } from './text.js';
 
 export interface EmbeddedEngineOptions {
   /** Pause before each streamed piece, in milliseconds (demos and tests of slow streams); default 0. */
