@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Db } from './store/db.js';
+import { ServerServices, type AppContext, type AppOptions } from './context.js';
 import { applyCors, answerPreflight } from './http/cors.js';
 import { HttpError, errorBody, sendError } from './http/errors.js';
 import { Router, type Reply, type Route } from './http/router.js';
@@ -13,32 +13,13 @@ import { routes } from './routes/index.js';
 import { serveStatic } from './routes/static.js';
 import type { ServerLimits } from './options.js';
 
-export interface AppOptions {
-  db: Db;
-  /** Bearer token of the admin API; without it (and without one the server made, see store/admin-tokens.ts) the admin API is off. */
-  adminToken?: string;
-  /** Chat and summarize requests per minute per widget and client address; 0 is no limit. */
-  rateLimit: number;
-  /** Every other limit and timeout (options.ts says what each is). */
-  limits: ServerLimits;
-  /** Where the built widget scripts are (`dist/widget/v1`). */
-  widgetDir: string;
-  /** Where the demo pages are. */
-  demoDir: string;
-  log: (line: string) => void;
-}
-
-export interface AppContext extends AppOptions {
-  router: Router;
-  /** Resources that live as long as the server: rate limiters, answer engines, timers. */
-  services: Map<string, unknown>;
-}
+export type { AppContext, AppOptions } from './context.js';
 
 export function createApp(options: AppOptions, extraRoutes: Route[] = []): { server: Server; context: AppContext } {
   const router = new Router([...routes, ...extraRoutes]);
-  const context: AppContext = { ...options, router, services: new Map() };
+  const context: AppContext = { ...options, services: new ServerServices() };
   const server = createServer({ connectionsCheckingInterval: checkingInterval(options.limits) }, (req, res) => {
-    handle(context, req, res).catch((error) => {
+    handle(context, router, req, res).catch((error) => {
       context.log(`unexpected error: ${(error as Error)?.stack ?? error}`);
       sendError(res, error);
     });
@@ -104,7 +85,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
-async function handle(context: AppContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(context: AppContext, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
@@ -119,12 +100,12 @@ async function handle(context: AppContext, req: IncomingMessage, res: ServerResp
   try {
     if (await serveStatic(context, req, res, url.pathname)) return;
     if (method === 'OPTIONS') {
-      const methods = context.router.methodsFor(url.pathname);
+      const methods = router.methodsFor(url.pathname);
       if (methods.length === 0) throw new HttpError('not_found', 'No such route.');
-      return answerPreflight(req, res, methods, context.router.kindOf(url.pathname) === 'widget');
+      return answerPreflight(req, res, methods, router.kindOf(url.pathname) === 'widget');
     }
-    if (context.router.kindOf(url.pathname) === 'widget') applyCors(req, res);
-    const { route, params } = context.router.match(method, url.pathname);
+    if (router.kindOf(url.pathname) === 'widget') applyCors(req, res);
+    const { route, params } = router.match(method, url.pathname);
     const reply = await route.handler({ req, res, url, params, app: context, signal: controller.signal });
     if (reply) sendReply(res, reply);
   } catch (error) {

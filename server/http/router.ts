@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ID_PATTERN } from '../../wire/contract.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { HttpError } from './errors.js';
 
 /** Who may call a route; decides CORS and which credentials are looked at. */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import { serveDemo } from './demo.js';
 

@@ -30,7 +30,7 @@ async function secondInstance(server: TestServer): Promise<{ url: string; close(
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     async close() {
-      for (const service of context.services.values()) (service as { close?: () => void }).close?.();
+      context.services.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
