@@ -10,7 +10,6 @@ import { applyCors, answerPreflight } from './http/cors.js';
 import { HttpError, errorBody, sendError } from './http/errors.js';
 import { Router, type Reply, type Route } from './http/router.js';
 import { routes } from './routes/index.js';
-import { serveStatic } from './routes/static.js';
 import type { ServerLimits } from './options.js';
 
 export type { AppContext, AppOptions } from './context.js';
@@ -98,13 +97,13 @@ async function handle(context: AppContext, router: Router, req: IncomingMessage,
   }
   const method = req.method ?? 'GET';
   try {
-    if (await serveStatic(context, req, res, url.pathname)) return;
-    if (method === 'OPTIONS') {
+    const kind = router.kindOf(url.pathname);
+    if (method === 'OPTIONS' && kind !== 'files') {
       const methods = router.methodsFor(url.pathname);
       if (methods.length === 0) throw new HttpError('not_found', 'No such route.');
-      return answerPreflight(req, res, methods, router.kindOf(url.pathname) === 'widget');
+      return answerPreflight(req, res, methods, kind === 'widget');
     }
-    if (router.kindOf(url.pathname) === 'widget') applyCors(req, res);
+    if (kind === 'widget') applyCors(req, res);
     const { route, params } = router.match(method, url.pathname);
     const reply = await route.handler({ req, res, url, params, app: context, signal: controller.signal });
     if (reply) sendReply(res, reply);
