@@ -2,8 +2,9 @@
 /**
  * `assist-server`: starts the server, and does the dashboard's jobs from the command line.
  *
- * Every setup command calls the same function in store/setup.ts that the admin API and
- * fixture files use, so all three validate alike and store secrets alike (hashes only).
+ * Every setup command calls the same function (store/organisations.ts, store/widgets.ts,
+ * store/api-keys.ts) that the admin API and fixture files use, so all three validate alike
+ * and store secrets alike (hashes only).
  * Each prints one JSON object on stdout; errors go to stderr as one human line, exit code 2
  * for input the command refuses and 1 for anything else (an unreachable database, say).
  *
@@ -25,19 +26,9 @@ import { openDb, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
 import { DataDirectoryInUse, lockDataDirectory, type DataDirectoryLock } from './store/lock.js';
-import {
-  createApiKey,
-  createOrganisation,
-  createSource,
-  createWidget,
-  listEverything,
-  mintPreviewToken,
-  revokeApiKey,
-  rotateSigningSecret,
-  rotateWidgetSecret,
-  updateOrganisation,
-  updateWidget,
-} from './store/setup.js';
+import { createApiKey, revokeApiKey } from './store/api-keys.js';
+import { createOrganisation, createSource, listEverything, updateOrganisation } from './store/organisations.js';
+import { createWidget, mintPreviewToken, rotateSigningSecret, rotateWidgetSecret, updateWidget } from './store/widgets.js';
 
 /** Where a command writes; injected so `main` can be tested in-process. */
 export interface CliIo {
@@ -157,7 +148,7 @@ function databaseCommand(
   };
 }
 
-/** The setup fields of `values`, under the names store/setup.ts reads. */
+/** The setup fields of `values`, under the names the store's setup functions read. */
 const pick = (values: Record<string, unknown>, ...names: string[]): Body =>
   Object.fromEntries(names.filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
 
