@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createApp } from './app.js';
+import { createApp } from './server.js';
 import type { AppContext } from './context.js';
 import { openDb, optimiseEmbeddedDatabase, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';

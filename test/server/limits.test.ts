@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { createApp } from '../../server/app.js';
+import { createApp } from '../../server/server.js';
 import { ANSWER_ENGINE_SERVICE } from '../../server/answer/engine.js';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
 import { assertError, assertInvalidField } from './expect.js';
