@@ -23,7 +23,7 @@ import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { searchSections } from '../server/search/search.js';
 import { openDb, optimiseEmbeddedDatabase, type Db } from '../server/store/db.js';
-import { createOrganisation, createSource } from '../server/store/setup.js';
+import { createOrganisation, createSource } from '../server/store/organisations.js';
 import { cachedDatabase, createDatabase, indexFingerprint } from './corpus/database.js';
 import { generatePages, loadPages, random } from './corpus/generate.js';
 import { ensureManual, readManual } from './corpus/manual.js';

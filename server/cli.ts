@@ -2,8 +2,9 @@
 /**
  * `assist-server`: starts the server, and does the dashboard's jobs from the command line.
  *
- * Every setup command calls the same function in store/setup.ts that the admin API and
- * fixture files use, so all three validate alike and store secrets alike (hashes only).
+ * Every setup command calls the same function (store/organisations.ts, store/widgets.ts,
+ * store/api-keys.ts) that the admin API and fixture files use, so all three validate alike
+ * and store secrets alike (hashes only).
  * Each prints one JSON object on stdout; errors go to stderr as one human line, exit code 2
  * for input the command refuses and 1 for anything else (an unreachable database, say).
  *
@@ -20,24 +21,14 @@ import { HttpError } from './http/errors.js';
 import type { Body } from './http/validate.js';
 import { ingest, IngestRefused, stderrProgress, summaryLine, type IngestInput } from './ingest/ingest.js';
 import { runServer } from './main.js';
-import { parseFlags, serverOptions, UsageError } from './options.js';
+import { DATABASE_FLAGS, flag, parseFlags, serverOptions, START_FLAGS, UsageError, type FlagSpec } from './options.js';
 import { openDb, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
 import { DataDirectoryInUse, lockDataDirectory, type DataDirectoryLock } from './store/lock.js';
-import {
-  createApiKey,
-  createOrganisation,
-  createSource,
-  createWidget,
-  listEverything,
-  mintPreviewToken,
-  revokeApiKey,
-  rotateSigningSecret,
-  rotateWidgetSecret,
-  updateOrganisation,
-  updateWidget,
-} from './store/setup.js';
+import { createApiKey, revokeApiKey } from './store/api-keys.js';
+import { createOrganisation, createSource, listEverything, updateOrganisation } from './store/organisations.js';
+import { createWidget, mintPreviewToken, rotateSigningSecret, rotateWidgetSecret, updateWidget } from './store/widgets.js';
 
 /** Where a command writes; injected so `main` can be tested in-process. */
 export interface CliIo {
@@ -54,23 +45,6 @@ export const processIo: CliIo = {
   env: process.env,
   stderrIsTerminal: process.stderr.isTTY === true,
 };
-
-/**
- * How a flag's text becomes a value: `text` as is, `integer` a number when it looks like one
- * (otherwise the text, so the operation's own check names the field), `list` split at commas,
- * `json` parsed, `switch` true when present.
- */
-export type FlagKind = 'text' | 'integer' | 'list' | 'json' | 'switch';
-
-export interface FlagSpec {
-  /** Without the leading `--`. */
-  name: string;
-  kind: FlagKind;
-  /** Placeholder shown in the usage, e.g. `ID`. */
-  value?: string;
-  required?: boolean;
-  help: string;
-}
 
 export interface CommandContext {
   /** The command's flags, converted by kind and keyed by flag name; absent flags are absent. */
@@ -99,43 +73,6 @@ export interface Command {
   run(context: CommandContext): Promise<unknown>;
 }
 
-const flag = (name: string, kind: FlagKind, value: string | undefined, help: string, required = false): FlagSpec => ({
-  name,
-  kind,
-  value,
-  help,
-  required,
-});
-
-const DATABASE_FLAGS: FlagSpec[] = [
-  flag('data', 'text', 'DIR', 'directory of the embedded database (ASSIST_DATA; default ./.assist-data)'),
-  flag('database-url', 'text', 'URL', 'a PostgreSQL URL, used instead of the embedded database (DATABASE_URL)'),
-  flag('force', 'switch', undefined, 'open the embedded database even though another process holds it'),
-];
-
-const START_FLAGS: FlagSpec[] = [
-  flag('port', 'text', 'N', 'port; 0 picks a free one and prints it (PORT; default 8787)'),
-  flag('host', 'text', 'HOST', 'interface (HOST; default 127.0.0.1)'),
-  DATABASE_FLAGS[0]!,
-  DATABASE_FLAGS[1]!,
-  flag('fixture', 'text', 'FILE', 'fixture applied at start, idempotently; `none` for none (ASSIST_FIXTURE; default the demo fixture)'),
-  flag(
-    'admin-token-file',
-    'text',
-    'FILE',
-    'a file holding the bearer token of the admin API; never give the token itself on the command line (ASSIST_ADMIN_TOKEN_FILE, ' +
-      'or the token in ASSIST_ADMIN_TOKEN; default none: the demo makes one on its first start, otherwise the admin API is off)',
-  ),
-  flag('rate-limit', 'text', 'N', 'chat and summarize requests per minute per widget and client address; 0 is off (ASSIST_RATE_LIMIT; default 30)'),
-  flag('search-rate-limit', 'text', 'N', 'search requests per minute per widget and client address; 0 is off (ASSIST_SEARCH_RATE_LIMIT; default 120)'),
-  flag('events-rate-limit', 'text', 'N', 'events requests per minute per widget and client address; 0 is off (ASSIST_EVENTS_RATE_LIMIT; default 120)'),
-  flag('trust-proxy', 'text', 'N', 'how many proxies in front append to X-Forwarded-For; the client address is taken from it (ASSIST_TRUST_PROXY; default 0: the socket\'s)'),
-  flag('max-connections', 'text', 'N', 'open connections at once; 0 is no limit (ASSIST_MAX_CONNECTIONS; default 1000)'),
-  flag('max-streams', 'text', 'N', 'chat and summarize answers in progress at once; 0 is no limit (ASSIST_MAX_STREAMS; default 1000)'),
-  flag('max-streams-per-client', 'text', 'N', 'answers in progress at once per client address; 0 is no limit (ASSIST_MAX_STREAMS_PER_CLIENT; default 8)'),
-  flag('idle-timeout', 'text', 'SECONDS', 'close a connection that sends and receives nothing this long (ASSIST_IDLE_TIMEOUT; default 30)'),
-];
-
 /** Flags shared by several commands. */
 const ORG = (help = 'the organisation') => flag('org', 'text', 'ORG', help, true);
 const WIDGET_ID = flag('id', 'text', 'WIDGET', 'the widget', true);
@@ -157,7 +94,7 @@ function databaseCommand(
   };
 }
 
-/** The setup fields of `values`, under the names store/setup.ts reads. */
+/** The setup fields of `values`, under the names the store's setup functions read. */
 const pick = (values: Record<string, unknown>, ...names: string[]): Body =>
   Object.fromEntries(names.filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
 
@@ -450,19 +387,25 @@ export function findCommand(words: string[]): { command: Command; rest: string[]
   throw new UsageError(`unknown command "${first}". Try: assist-server help`);
 }
 
+/** Every flag some command takes, and `--help`: what the command line is parsed with, before the command is known. */
+const EVERY_FLAG: FlagSpec[] = [...COMMANDS.flatMap((command) => command.flags), flag('help', 'switch', undefined, 'print the usage')];
+
+/** Refuses a flag the command does not list (but for start, which passes them on). */
+function refuseUnknownFlags(command: Command, flags: Record<string, string | true>): void {
+  if (command.strictFlags === false) return;
+  for (const name of Object.keys(flags)) {
+    if (!command.flags.some((spec) => spec.name === name)) {
+      throw new UsageError(`${command.name} has no flag --${name}. Try: assist-server help ${command.name}`);
+    }
+  }
+}
+
 /**
- * Converts the flags a command lists; refuses unknown flags, missing required ones and flags
- * without a value. A list flag given several times holds the entries of all of them.
+ * Converts the flags a command lists; refuses missing required ones and flags without a
+ * value. A list flag given several times holds the entries of all of them.
  */
 function readValues(command: Command, flags: Record<string, string | true>, repeated: Record<string, string[]> = {}): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  if (command.strictFlags !== false) {
-    for (const name of Object.keys(flags)) {
-      if (!command.flags.some((spec) => spec.name === name)) {
-        throw new UsageError(`${command.name} has no flag --${name}. Try: assist-server help ${command.name}`);
-      }
-    }
-  }
   for (const spec of command.flags) {
     const raw = flags[spec.name];
     if (raw === undefined) {
@@ -602,7 +545,7 @@ Help on one command: assist-server help <command>, or <command> --help.
  * any other failure. `start` resolves once the server listens, and the server keeps running.
  */
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
-  const { words, flags, repeated } = parseFlags(argv.filter((arg) => arg !== '-h'));
+  const { words, flags, repeated } = parseFlags(argv.filter((arg) => arg !== '-h'), EVERY_FLAG);
   const wantsHelp = 'help' in flags || argv.includes('-h');
   delete flags.help;
   let command: Command | undefined;
@@ -614,6 +557,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       io.stdout(words.length === 0 ? usage() : commandUsage(command));
       return 0;
     }
+    refuseUnknownFlags(command, flags);
     const expected = command.arguments ?? [];
     const optional = expected.filter((name) => name.startsWith('[')).length;
     const variadic = expected.some((name) => name.endsWith('...]'));

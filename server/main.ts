@@ -6,7 +6,8 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createApp, type AppContext } from './app.js';
+import { createApp } from './server.js';
+import type { AppContext } from './context.js';
 import { openDb, optimiseEmbeddedDatabase, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
@@ -54,7 +55,7 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
     demoDir: join(root, 'demo'),
     log,
   });
-  await startConversationPurge(context);
+  context.services.conversationPurge = await startConversationPurge(context);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -69,7 +70,7 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
     context,
     close() {
       closing ??= (async () => {
-        for (const service of context.services.values()) (service as { close?: () => void }).close?.();
+        context.services.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 export interface ServerOptions {
   port: number;
@@ -31,25 +32,100 @@ export function projectRoot(): string {
 export const DEFAULT_FIXTURE = () => join(projectRoot(), 'demo', 'fixture.json');
 
 /**
- * Splits `--name value`, `--name=value` and bare words; a flag without a value is `true`.
+ * How a flag's text becomes a value: `text` as is, `integer` a number when it looks like one
+ * (otherwise the text, so the operation's own check names the field), `list` split at commas,
+ * `json` parsed, `switch` true when present.
+ */
+export type FlagKind = 'text' | 'integer' | 'list' | 'json' | 'switch';
+
+export interface FlagSpec {
+  /** Without the leading `--`. */
+  name: string;
+  kind: FlagKind;
+  /** Placeholder shown in the usage, e.g. `ID`. */
+  value?: string;
+  required?: boolean;
+  help: string;
+}
+
+export const flag = (name: string, kind: FlagKind, value: string | undefined, help: string, required = false): FlagSpec => ({
+  name,
+  kind,
+  value,
+  help,
+  required,
+});
+
+export const DATABASE_FLAGS: FlagSpec[] = [
+  flag('data', 'text', 'DIR', 'directory of the embedded database (ASSIST_DATA; default ./.assist-data)'),
+  flag('database-url', 'text', 'URL', 'a PostgreSQL URL, used instead of the embedded database (DATABASE_URL)'),
+  flag('force', 'switch', undefined, 'open the embedded database even though another process holds it'),
+];
+
+export const START_FLAGS: FlagSpec[] = [
+  flag('port', 'text', 'N', 'port; 0 picks a free one and prints it (PORT; default 8787)'),
+  flag('host', 'text', 'HOST', 'interface (HOST; default 127.0.0.1)'),
+  DATABASE_FLAGS[0]!,
+  DATABASE_FLAGS[1]!,
+  flag('fixture', 'text', 'FILE', 'fixture applied at start, idempotently; `none` for none (ASSIST_FIXTURE; default the demo fixture)'),
+  flag(
+    'admin-token-file',
+    'text',
+    'FILE',
+    'a file holding the bearer token of the admin API; never give the token itself on the command line (ASSIST_ADMIN_TOKEN_FILE, ' +
+      'or the token in ASSIST_ADMIN_TOKEN; default none: the demo makes one on its first start, otherwise the admin API is off)',
+  ),
+  flag('rate-limit', 'text', 'N', 'chat and summarize requests per minute per widget and client address; 0 is off (ASSIST_RATE_LIMIT; default 30)'),
+  flag('search-rate-limit', 'text', 'N', 'search requests per minute per widget and client address; 0 is off (ASSIST_SEARCH_RATE_LIMIT; default 120)'),
+  flag('events-rate-limit', 'text', 'N', 'events requests per minute per widget and client address; 0 is off (ASSIST_EVENTS_RATE_LIMIT; default 120)'),
+  flag('trust-proxy', 'text', 'N', 'how many proxies in front append to X-Forwarded-For; the client address is taken from it (ASSIST_TRUST_PROXY; default 0: the socket\'s)'),
+  flag('max-connections', 'text', 'N', 'open connections at once; 0 is no limit (ASSIST_MAX_CONNECTIONS; default 1000)'),
+  flag('max-streams', 'text', 'N', 'chat and summarize answers in progress at once; 0 is no limit (ASSIST_MAX_STREAMS; default 1000)'),
+  flag('max-streams-per-client', 'text', 'N', 'answers in progress at once per client address; 0 is no limit (ASSIST_MAX_STREAMS_PER_CLIENT; default 8)'),
+  flag('idle-timeout', 'text', 'SECONDS', 'close a connection that sends and receives nothing this long (ASSIST_IDLE_TIMEOUT; default 30)'),
+];
+
+/** Read only so that it can be refused with its reason (see `adminTokenOption`), never used. */
+const REFUSED_FLAGS: FlagSpec[] = [flag('admin-token', 'text', 'TOKEN', 'refused: use --admin-token-file')];
+
+/**
+ * Splits `--name value`, `--name=value` and bare words (`util.parseArgs`, told which of the
+ * `known` flags take a value); a flag without a value is `true`, and so is one not known.
  * A flag given twice counts once, with its last value; `repeated` keeps every value of each
  * flag in order, for flags that may be repeated (`--exclude a --exclude b`).
  */
-export function parseFlags(argv: string[]): { words: string[]; flags: Record<string, string | true>; repeated: Record<string, string[]> } {
+export function parseFlags(
+  argv: string[],
+  known: readonly FlagSpec[] = START_FLAGS,
+): { words: string[]; flags: Record<string, string | true>; repeated: Record<string, string[]> } {
+  const { tokens } = parseArgs({
+    args: argv,
+    // Unknown flags are the command's to refuse (or to pass on, for start), with its own message.
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+    options: Object.fromEntries(
+      [...known, ...REFUSED_FLAGS].map((spec) => [spec.name, { type: spec.kind === 'switch' ? ('boolean' as const) : ('string' as const), multiple: true }]),
+    ),
+  });
   const words: string[] = [];
   const flags: Record<string, string | true> = {};
   const repeated: Record<string, string[]> = {};
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index]!;
-    if (!arg.startsWith('--')) {
-      words.push(arg);
-      continue;
+  for (const token of tokens) {
+    if (token.kind === 'positional') words.push(token.value);
+    if (token.kind !== 'option') continue;
+    // `--credits --org acme`: a flag is never another's value, so --credits has none (and says so).
+    if (token.inlineValue === false && token.value!.startsWith('--')) {
+      flags[token.name] = true;
+      const rest = parseFlags(argv.slice(token.index + 1), known);
+      words.push(...rest.words);
+      Object.assign(flags, rest.flags);
+      for (const [name, values] of Object.entries(rest.repeated)) (repeated[name] ??= []).push(...values);
+      break;
     }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (inline !== undefined) flags[name] = inline;
-    else if (index + 1 < argv.length && !argv[index + 1]!.startsWith('--')) flags[name] = argv[++index]!;
-    else flags[name] = true;
-    if (typeof flags[name] === 'string') (repeated[name] ??= []).push(flags[name] as string);
+    const value = token.value ?? true;
+    flags[token.name] = value;
+    if (typeof value === 'string') (repeated[token.name] ??= []).push(value);
   }
   return { words, flags, repeated };
 }

@@ -12,51 +12,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import type { AppContext } from '../app.js';
-import type { Queryable } from '../store/db.js';
+import type { AppContext } from '../context.js';
+import { RateLimiter } from '../store/rate-limits.js';
 import { HttpError } from './errors.js';
-
-const WINDOW_MS = 60_000;
-
-export class RateLimiter {
-  private readonly sweeper: NodeJS.Timeout;
-
-  constructor(
-    private readonly db: Queryable,
-    private readonly now: () => number = Date.now,
-  ) {
-    // Windows older than the previous minute are of no use to anyone; any process may drop them.
-    this.sweeper = setInterval(() => void this.sweep().catch(() => {}), WINDOW_MS);
-    this.sweeper.unref();
-  }
-
-  /** Counts one request for `bucket`; resolves to 0 when it may go ahead, else the whole seconds to wait. */
-  async take(bucket: string, limit: number): Promise<number> {
-    const now = this.now();
-    const window = Math.floor(now / WINDOW_MS);
-    const rows = await this.db.query<{ hits: number }>(
-      `INSERT INTO rate_limit_windows (bucket, window_index, hits) VALUES ($1, $2, 1)
-       ON CONFLICT (bucket, window_index) DO UPDATE SET hits = rate_limit_windows.hits + 1
-       RETURNING hits`,
-      [bucket, window],
-    );
-    if (rows[0]!.hits <= limit) return 0;
-    return Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
-  }
-
-  async sweep(): Promise<void> {
-    await this.db.query('DELETE FROM rate_limit_windows WHERE window_index < $1', [Math.floor(this.now() / WINDOW_MS) - 1]);
-  }
-
-  close(): void {
-    clearInterval(this.sweeper);
-  }
-}
 
 /** What a limit counts: answers (chat and summarize share one count), searches, events requests. */
 export type RateLimitedRoute = 'answer' | 'search' | 'events';
 
-const SERVICE = 'rate-limiter';
+export { RateLimiter };
 
 function limitOf(app: AppContext, route: RateLimitedRoute): number {
   if (route === 'answer') return app.rateLimit;
@@ -72,12 +35,8 @@ export async function enforceRateLimit(
 ): Promise<void> {
   const limit = limitOf(app, route);
   if (!limit || limit <= 0) return;
-  let limiter = app.services.get(SERVICE) as RateLimiter | undefined;
-  if (!limiter) {
-    limiter = new RateLimiter(app.db);
-    app.services.set(SERVICE, limiter);
-  }
-  const wait = await limiter.take(`${route} ${widget.organisationId}/${widget.id} ${clientAddress(req, app.limits.trustProxy)}`, limit);
+  app.services.rateLimiter ??= new RateLimiter(app.db);
+  const wait = await app.services.rateLimiter.take(`${route} ${widget.organisationId}/${widget.id} ${clientAddress(req, app.limits.trustProxy)}`, limit);
   if (wait > 0) {
     throw new HttpError('rate_limited', `Too many requests from this address; try again in ${wait} s.`, { 'Retry-After': String(wait) });
   }

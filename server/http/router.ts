@@ -1,10 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ID_PATTERN } from '../../wire/contract.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { HttpError } from './errors.js';
 
-/** Who may call a route; decides CORS and which credentials are looked at. */
-export type RouteKind = 'management' | 'widget' | 'admin' | 'public';
+/**
+ * Who may call a route; decides CORS and which credentials are looked at. `files` are the
+ * static files (widget scripts, demo pages): their handler answers every method itself,
+ * preflights included, and they are not part of the API document.
+ */
+export type RouteKind = 'management' | 'widget' | 'admin' | 'public' | 'files';
 
 export interface RouteContext {
   req: IncomingMessage;
@@ -26,8 +30,12 @@ export interface Reply {
 export type Handler = (context: RouteContext) => Promise<Reply | void> | Reply | void;
 
 export interface Route {
+  /** An HTTP method, or `*` for a handler that answers every method itself. */
   method: string;
-  /** OpenAPI-style template, e.g. `/api/v1/{organisation}/sources/{source}/pages`. */
+  /**
+   * OpenAPI-style template, e.g. `/api/v1/{organisation}/sources/{source}/pages`. A last
+   * `{name*}` takes the rest of the path, slashes included, as it was sent (still encoded).
+   */
   path: string;
   kind: RouteKind;
   handler: Handler;
@@ -36,6 +44,8 @@ export interface Route {
 interface CompiledRoute extends Route {
   pattern: RegExp;
   names: string[];
+  /** Whether the last name is a `{name*}` rest of the path. */
+  rest: boolean;
 }
 
 /** Paths whose parameters are opaque ids; anything else in such a segment is simply not found. */
@@ -45,11 +55,12 @@ export class Router {
   constructor(readonly routes: Route[]) {
     for (const route of routes) {
       const names: string[] = [];
-      const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+      const rest = /\{\w+\*\}$/.test(route.path);
+      const source = route.path.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)(\*?)\}/g, (_, name: string, star: string) => {
         names.push(name);
-        return '([^/]+)';
+        return star ? '(.*)' : '([^/]+)';
       });
-      this.compiled.push({ ...route, names, pattern: new RegExp(`^${source}$`) });
+      this.compiled.push({ ...route, names, rest, pattern: new RegExp(`^${source}$`) });
     }
   }
 
@@ -63,6 +74,10 @@ export class Router {
       const params: Record<string, string> = {};
       let valid = true;
       route.names.forEach((name, index) => {
+        if (route.rest && index === route.names.length - 1) {
+          params[name] = found[index + 1]!;
+          return;
+        }
         let value: string;
         try {
           value = decodeURIComponent(found[index + 1]!);
@@ -74,7 +89,7 @@ export class Router {
       });
       if (!valid) continue;
       pathMatched = true;
-      if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params };
+      if (route.method === method || route.method === '*' || (method === 'HEAD' && route.method === 'GET')) return { route, params };
       allowed.add(route.method);
     }
     if (pathMatched && allowed.size > 0) {

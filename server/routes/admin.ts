@@ -3,20 +3,9 @@ import { authoriseAdmin } from '../http/auth.js';
 import { readJson } from '../http/body.js';
 import { badRequest } from '../http/errors.js';
 import type { Handler, Route, RouteContext } from '../http/router.js';
-import {
-  createApiKey,
-  createOrganisation,
-  createSource,
-  createWidget,
-  listEverything,
-  mintPreviewToken,
-  requireWidget,
-  revokeApiKey,
-  rotateSigningSecret,
-  rotateWidgetSecret,
-  updateOrganisation,
-  updateWidget,
-} from '../store/setup.js';
+import { createApiKey, revokeApiKey } from '../store/api-keys.js';
+import { createOrganisation, createSource, listEverything, updateOrganisation } from '../store/organisations.js';
+import { createWidget, mintPreviewToken, requireWidget, rotateSigningSecret, rotateWidgetSecret, updateWidget } from '../store/widgets.js';
 import type { Body } from '../http/validate.js';
 import { parsePeriod, widgetAnalytics } from '../store/analytics.js';
 

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import { splitSections } from '../search/sections.js';
 import { escapeHtml } from '../search/snippet.js';

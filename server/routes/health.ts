@@ -1,5 +1,6 @@
 import { HttpError } from '../http/errors.js';
 import type { Route } from '../http/router.js';
+import { databaseAnswers } from '../store/db.js';
 
 export const healthRoutes: Route[] = [
   {
@@ -7,11 +8,7 @@ export const healthRoutes: Route[] = [
     path: '/healthz',
     kind: 'public',
     async handler({ app }) {
-      try {
-        await app.db.query('SELECT 1');
-      } catch {
-        throw new HttpError('internal', 'The database does not answer.');
-      }
+      if (!(await databaseAnswers(app.db))) throw new HttpError('internal', 'The database does not answer.');
       return { body: { status: 'ok', database: app.db.kind } };
     },
   },

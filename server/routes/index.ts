@@ -9,8 +9,12 @@ import { chatRoutes } from './chat.js';
 import { conversationRoutes } from './conversations.js';
 import { eventRoutes } from './events.js';
 import { searchRoutes } from './search.js';
+import { staticRoutes } from './static.js';
 import { summarizeRoutes } from './summarize.js';
 
-/** Every route the server answers; the OpenAPI document is kept in step with this list by a test. */
+/**
+ * Every route the server answers; the OpenAPI document is kept in step with this list (but
+ * for the `files` routes) by a test.
+ */
 export const routes: Route[] = [...healthRoutes, ...openapiRoutes, ...meRoutes, ...pageRoutes, ...configRoutes, ...adminRoutes,
-  ...searchRoutes, ...chatRoutes, ...summarizeRoutes, ...eventRoutes, ...conversationRoutes];
+  ...searchRoutes, ...chatRoutes, ...summarizeRoutes, ...eventRoutes, ...conversationRoutes, ...staticRoutes];

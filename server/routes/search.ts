@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { LIMITS, type SearchResponse } from '../../wire/contract.js';
 import { authoriseWidget } from '../http/auth.js';
 import { readJson } from '../http/body.js';
@@ -6,6 +5,7 @@ import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { optionalInteger, requireString } from '../http/validate.js';
 import { publicHits, searchSections } from '../search/search.js';
+import { recordSearchQuery } from '../store/search-queries.js';
 import { sessionIdFrom } from '../store/sessions.js';
 import { MAX_QUESTION } from './chat.js';
 
@@ -41,12 +41,13 @@ export const searchRoutes: Route[] = [
       const hits = publicHits(sections);
       // The search's own time, for browsers' developer tools and the benchmark (bench/docs-quality.ts).
       const searchTime = `search;dur=${(performance.now() - started).toFixed(2)}`;
-      // Recorded so that clicks carrying this id join the search (the search → click funnel).
-      const queryId = `q_${randomBytes(12).toString('hex')}`;
-      await app.db.query(
-        'INSERT INTO search_queries (id, organisation_id, widget_id, session_id, query, hit_count) VALUES ($1, $2, $3, $4, $5, $6)',
-        [queryId, widget.organisationId, widget.id, sessionId, query, hits.length],
-      );
+      const queryId = await recordSearchQuery(app.db, {
+        organisationId: widget.organisationId,
+        widgetId: widget.id,
+        sessionId,
+        query,
+        hitCount: hits.length,
+      });
       const response: SearchResponse = { sessionId, queryId, hits };
       return { body: response, headers: { 'Server-Timing': searchTime } };
     },

@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
+import type { Route } from '../http/router.js';
 import { serveDemo } from './demo.js';
 
 const TYPES: Record<string, string> = {
@@ -22,25 +23,37 @@ const TYPES: Record<string, string> = {
 
 const cache = new Map<string, { mtimeMs: number; body: Buffer; etag: string }>();
 
-/** Answers /widget/v1/* and /demo/*; returns false for every other path. */
-export async function serveStatic(context: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
-  let root: string;
-  let relative: string;
-  if (pathname.startsWith('/widget/v1/')) {
-    root = context.widgetDir;
-    relative = pathname.slice('/widget/v1/'.length);
-  } else if (pathname === '/demo') {
-    res.writeHead(308, { Location: '/demo/' });
-    res.end();
-    return true;
-  } else if (pathname.startsWith('/demo/')) {
-    if (await serveDemo(context, req, res, pathname)) return true;
-    root = context.demoDir;
-    relative = pathname.slice('/demo/'.length) || 'index.html';
-    if (relative.endsWith('/')) relative += 'index.html';
-  } else {
-    return false;
-  }
+export const staticRoutes: Route[] = [
+  {
+    method: '*',
+    path: '/widget/v1/{file*}',
+    kind: 'files',
+    handler: ({ app, req, res, params }) => serveFile(app, req, res, app.widgetDir, params.file!),
+  },
+  {
+    method: '*',
+    path: '/demo',
+    kind: 'files',
+    handler: ({ res }) => {
+      res.writeHead(308, { Location: '/demo/' });
+      res.end();
+    },
+  },
+  {
+    method: '*',
+    path: '/demo/{file*}',
+    kind: 'files',
+    handler: async ({ app, req, res, url, params }) => {
+      if (await serveDemo(app, req, res, url.pathname)) return;
+      let relative = params.file! || 'index.html';
+      if (relative.endsWith('/')) relative += 'index.html';
+      await serveFile(app, req, res, app.demoDir, relative);
+    },
+  },
+];
+
+/** Answers with the file at `relative` (as sent, still encoded) under `root`, or 404. */
+async function serveFile(context: AppContext, req: IncomingMessage, res: ServerResponse, root: string, relative: string): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     throw new HttpError('method_not_allowed', 'Use one of: GET, HEAD.', { Allow: 'GET, HEAD' });
   }
@@ -64,12 +77,11 @@ export async function serveStatic(context: AppContext, req: IncomingMessage, res
   if (req.headers['if-none-match'] === entry.etag) {
     res.writeHead(304, headers);
     res.end();
-    return true;
+    return;
   }
   headers['Content-Length'] = entry.body.length;
   res.writeHead(200, headers);
   res.end(entry.body);
-  return true;
 }
 
 async function load(file: string) {

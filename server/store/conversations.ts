@@ -205,10 +205,10 @@ export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Deletes expired conversations now and then every hour, on a timer that does not keep the
- * process alive and stops with the server (it lives in `services`). Reads never depend on
- * it: they filter expired conversations out themselves.
+ * process alive; `close` on what it returns stops it (the server keeps that among its
+ * services). Reads never depend on it: they filter expired conversations out themselves.
  */
-export async function startConversationPurge(app: { db: Queryable; services: Map<string, unknown>; log: (line: string) => void }): Promise<void> {
+export async function startConversationPurge(app: { db: Queryable; log: (line: string) => void }): Promise<{ close(): void }> {
   const purge = () =>
     purgeExpiredConversations(app.db).then(
       (count) => {
@@ -219,5 +219,5 @@ export async function startConversationPurge(app: { db: Queryable; services: Map
   await purge();
   const timer = setInterval(purge, PURGE_INTERVAL_MS);
   timer.unref();
-  app.services.set('conversation-purge', { close: () => clearInterval(timer) });
+  return { close: () => clearInterval(timer) };
 }

@@ -25,6 +25,16 @@ export interface Db extends Queryable {
  * The open transaction `tx` seen as a Db: its `transaction` joins `tx` instead of opening
  * another, so code written against a Db (e.g. page writes) can run inside a larger unit.
  */
+/** Whether the database answers a trivial query (for the health check). */
+export async function databaseAnswers(db: Queryable): Promise<boolean> {
+  try {
+    await db.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function joinTransaction(db: Db, tx: Queryable): Db {
   return {
     kind: db.kind,

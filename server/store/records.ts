@@ -76,6 +76,19 @@ export async function sourceExists(db: Queryable, organisationId: string, source
   return rows.length > 0;
 }
 
+/** An organisation's sources (only `sourceIds` when given), by id, each with its page count. */
+export async function sourcesWithPageCounts(
+  db: Queryable,
+  organisationId: string,
+  sourceIds: string[] | null,
+): Promise<{ id: string; name: string; pages: number }[]> {
+  return db.query<{ id: string; name: string; pages: number }>(
+    `SELECT s.id, s.name, (SELECT count(*) FROM pages p WHERE p.organisation_id = s.organisation_id AND p.source_id = s.id)::int AS pages
+       FROM sources s WHERE s.organisation_id = $1 AND ($2::text[] IS NULL OR s.id = ANY($2::text[])) ORDER BY s.id`,
+    [organisationId, sourceIds],
+  );
+}
+
 /** The presentation config a visitor sees: defaults, then the widget's settings, then the plan's rule on branding. */
 export function effectiveConfig(widget: WidgetRecord, organisation: OrganisationRecord): WidgetConfig {
   const config: WidgetConfig = { ...defaultConfig(widget.type, widget.name), ...widget.config, type: widget.type, name: widget.name };

@@ -14,7 +14,7 @@ import {
 } from '../../wire/contract.js';
 import { fetchConfigCached } from '../core/config-cache.js';
 import { Emitter } from '../core/emitter.js';
-import { AssistError, abortedError, isContractErrorCode } from '../core/errors.js';
+import { AssistError, abortedError, isContractErrorCode, toAssistError } from '../core/errors.js';
 import { LocalHistory, historyStorageKey, isSource } from '../core/history.js';
 import { normalizeVisitor, sameVisitor, signedVisitor, visitorFingerprint, type SignedVisitor } from '../core/identity.js';
 import { browserLanguages, resolveLocale } from '../core/locale.js';
@@ -86,7 +86,7 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
   }
 
   function fail(operation: ClientOperation, error: unknown): AssistError {
-    const failure = toAssistError(error);
+    const failure = toAssistError(error, 'network');
     if (failure.code !== 'aborted') events.emit('error', { operation, error: failure });
     explainFailure(failure, normalizedKey, baseUrl);
     return failure;
@@ -190,7 +190,7 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
       transition(owner, operation, 'finish');
       return result!;
     } catch (error) {
-      const failure = toAssistError(error);
+      const failure = toAssistError(error, 'network');
       transition(owner, operation, failure.code === 'aborted' ? 'stop' : 'fail');
       throw fail(operation, failure);
     } finally {
@@ -458,11 +458,6 @@ function streamError(data: Record<string, unknown>): AssistError {
   const code = isContractErrorCode(detail.code) ? detail.code : 'internal';
   const message = typeof detail.message === 'string' && detail.message ? detail.message : 'The answer failed.';
   return new AssistError(code, message, { status: ERROR_STATUS[code] });
-}
-
-function toAssistError(error: unknown): AssistError {
-  if (error instanceof AssistError) return error;
-  return new AssistError('network', error instanceof Error ? error.message : 'The request failed.', { cause: error });
 }
 
 function callSafely<Args extends unknown[]>(callback: ((...args: Args) => void) | undefined, ...args: Args): void {

@@ -57,6 +57,27 @@ export function isAssistError(value: unknown): value is AssistError {
   return value instanceof AssistError || (value instanceof Error && value.name === 'AssistError' && 'code' in value && 'status' in value);
 }
 
+/** What a failure that is not an {@link AssistError} becomes, by where it was caught. */
+export type UnexpectedFailureCode = Extract<AssistErrorCode, 'network' | 'internal'>;
+
+const UNEXPECTED_FAILURE_MESSAGES: Record<UnexpectedFailureCode, string> = {
+  network: 'The request failed.',
+  internal: 'Something went wrong.',
+};
+
+/**
+ * Any failure as an {@link AssistError}: one already (from any copy of the SDK) as it is,
+ * anything else with `code` and the original as `cause`. The client passes `network`, since
+ * what its requests throw that it did not make itself comes from `fetch` (offline, DNS, CORS);
+ * the elements keep the default, `internal`, since there it can only be a fault in the page
+ * or the SDK.
+ */
+export function toAssistError(error: unknown, code: UnexpectedFailureCode = 'internal'): AssistError {
+  if (isAssistError(error)) return error;
+  const message = error instanceof Error ? error.message : typeof error === 'string' && error !== '' ? error : UNEXPECTED_FAILURE_MESSAGES[code];
+  return new AssistError(code, message, { cause: error });
+}
+
 export function abortedError(reason = 'The request was cancelled.', cause?: unknown): AssistError {
   return new AssistError('aborted', reason, { cause });
 }

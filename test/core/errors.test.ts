@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai';
-import { AssistError, codeForStatus, isAssistError, parseRetryAfter } from '../../src/core/errors.js';
+import { AssistError, codeForStatus, isAssistError, parseRetryAfter, toAssistError } from '../../src/core/errors.js';
 
 describe('AssistError', () => {
   it('carries status, code, message and the optional retryAfter and hits', () => {
@@ -15,6 +15,33 @@ describe('AssistError', () => {
     expect(isAssistError(foreign)).to.equal(true);
     expect(isAssistError(new Error('x'))).to.equal(false);
     expect(isAssistError({ code: 'network' })).to.equal(false);
+  });
+});
+
+describe('toAssistError', () => {
+  it('keeps an AssistError as it is, also one from another copy of the SDK', () => {
+    const own = new AssistError('rate_limited', 'Slow down.', { status: 429 });
+    expect(toAssistError(own, 'network')).to.equal(own);
+    const foreign = Object.assign(new Error('Offline.'), { name: 'AssistError', code: 'network', status: 0 });
+    expect(toAssistError(foreign)).to.equal(foreign);
+  });
+
+  it('makes anything else internal by default: in the elements it can only be a fault', () => {
+    const fault = new RangeError('Invalid time value');
+    const error = toAssistError(fault);
+    expect(error).to.be.instanceOf(AssistError);
+    expect(error).to.include({ code: 'internal', status: 0, message: 'Invalid time value' });
+    expect(error.cause).to.equal(fault);
+    expect(toAssistError('boom').message).to.equal('boom');
+    expect(toAssistError(undefined).message).to.equal('Something went wrong.');
+  });
+
+  it('makes it network where the client caught it around fetch', () => {
+    const refused = new TypeError('Failed to fetch');
+    const error = toAssistError(refused, 'network');
+    expect(error).to.include({ code: 'network', status: 0, message: 'Failed to fetch' });
+    expect(error.cause).to.equal(refused);
+    expect(toAssistError(null, 'network').message).to.equal('The request failed.');
   });
 });
 

@@ -220,7 +220,7 @@ describe('rate limits', () => {
       const summary = await limited.request('POST', '/api/v1/acme/widgets/find/summarize', { token: 'ws_test_find', body: { query: 'accent colour' } });
       assert.equal(summary.status, 200);
       // The limiter is a server service, closed with the server.
-      assert.ok(limited.context.services.has('rate-limiter'));
+      assert.ok(limited.context.services.rateLimiter);
     } finally {
       await limited.stop();
     }

@@ -29,7 +29,6 @@ test('expired conversations are purged at start and then every interval, until t
   const atStart = await conversation('purge-at-start');
   await age(atStart, 31);
   mock.timers.enable({ apis: ['setInterval'] });
-  const services = new Map<string, unknown>();
   const logged: string[] = [];
   let onLog: (() => void) | undefined;
   const log = (line: string) => {
@@ -38,7 +37,7 @@ test('expired conversations are purged at start and then every interval, until t
   };
   const nextLog = () => new Promise<void>((resolve) => (onLog = resolve));
   try {
-    await startConversationPurge({ db: server.db, services, log });
+    const purge = await startConversationPurge({ db: server.db, log });
     assert.equal(await exists(atStart), false, 'purged when the server starts');
     assert.match(logged.join('\n'), /purged 1 expired conversation/);
 
@@ -55,7 +54,7 @@ test('expired conversations are purged at start and then every interval, until t
     assert.equal(await exists(fresh), true, 'a conversation younger than 30 days stays');
     assert.deepEqual(await server.db.query('SELECT id FROM messages WHERE conversation_id = $1', [later]), [], 'its messages go with it');
 
-    (services.get('conversation-purge') as { close(): void }).close();
+    purge.close();
     await age(fresh, 31);
     const count = logged.length;
     mock.timers.tick(PURGE_INTERVAL_MS * 3);

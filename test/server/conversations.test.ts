@@ -114,7 +114,7 @@ describe('a signed visitor\'s conversations', () => {
     assert.deepEqual(await server.db.query('SELECT id FROM messages WHERE conversation_id = $1', [old.json.conversationId]), []);
     assert.equal((await get(recent.json.conversationId, 'dave')).status, 200);
     // The purge also runs on a timer that is one of the server's services (closed with it).
-    assert.ok(server.context.services.has('conversation-purge'));
+    assert.ok(server.context.services.conversationPurge);
   });
 
   test('delete one, delete all (the visitor\'s only)', async () => {

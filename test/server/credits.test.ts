@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ANSWER_ENGINE_SERVICE } from '../../server/answer/engine.js';
+import type { AnswerEngine } from '../../server/answer/engine.js';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
 import { createOpenAiEngine } from '../../server/answer/openai.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -30,7 +30,7 @@ before(async () => {
 after(() => server.stop());
 
 const setCredits = (value: number) => server.db.query("UPDATE organisations SET credits = $1 WHERE id = 'acme'", [value]);
-const useEngine = (engine: unknown) => server.context.services.set(ANSWER_ENGINE_SERVICE, engine);
+const useEngine = (engine: AnswerEngine) => (server.context.services.answerEngine = engine);
 
 describe('spending credits', () => {
   test('20 parallel chats against 5 credits give exactly 5 answers and 15 × 402 with search hits', async () => {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { createApp } from '../../server/app.js';
+import { createApp } from '../../server/server.js';
 import { ANSWER_ENGINE_SERVICE } from '../../server/answer/engine.js';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
 import { assertError, assertInvalidField } from './expect.js';
@@ -30,7 +30,7 @@ async function secondInstance(server: TestServer): Promise<{ url: string; close(
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     async close() {
-      for (const service of context.services.values()) (service as { close?: () => void }).close?.();
+      context.services.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -1,4 +1,4 @@
-import { AssistError, isAssistError } from '../../core/errors.js';
+import type { AssistError } from '../../core/errors.js';
 import type { Strings } from './i18n.js';
 
 /**
@@ -22,6 +22,4 @@ export function errorMessage(strings: Strings, error: AssistError): string {
 }
 
 /** Any failure as an AssistError, for the `assist-error` event; one the SDK did not expect is `internal`. */
-export function toAssistError(error: unknown): AssistError {
-  return isAssistError(error) ? error : new AssistError('internal', error instanceof Error ? error.message : String(error), { cause: error });
-}
+export { toAssistError } from '../../core/errors.js';
