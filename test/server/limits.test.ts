@@ -12,6 +12,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { createApp } from '../../server/app.js';
 import { ANSWER_ENGINE_SERVICE } from '../../server/answer/engine.js';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
+import { median } from '../../bench/figures.js';
 import { assertError, assertInvalidField } from './expect.js';
 import { request, startTestServer, type TestServer } from './harness.js';
 import { answerFixture, CHAT, SUMMARIZE, streamRequest } from './answer-helpers.js';
@@ -237,12 +238,6 @@ describe('connections', () => {
 
 /** `/healthz`'s median answer with 500 streams open may exceed its median at rest by this much (the issue's figure). */
 const HEALTH_MEDIAN_MS = 100;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
-}
 
 describe('a burst of streams', () => {
   test('/healthz answers within 100 ms of its time at rest while 500 chat streams are open', { timeout: 300_000 }, async () => {

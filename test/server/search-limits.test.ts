@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { median } from '../../bench/figures.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { CHAT, SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
 
@@ -26,12 +27,6 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
   const started = performance.now();
   const result = await work();
   return { result, ms: performance.now() - started };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
 }
 
 /** The median time of `runs` runs of `work`, each checked by `check`. */
