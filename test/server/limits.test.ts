@@ -38,6 +38,16 @@ async function secondInstance(server: TestServer): Promise<{ url: string; close(
   };
 }
 
+/**
+ * Rate limits count in fixed one-minute windows of the clock (server/http/rate-limit.ts): a
+ * test that counts requests up to a limit starts, when the current minute is nearly over, at
+ * the next one, so that a new window does not reset its count halfway.
+ */
+async function inOneRateWindow(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 describe('rate limits', () => {
   let server: TestServer;
   before(async () => {
@@ -46,6 +56,7 @@ describe('rate limits', () => {
   after(() => server.stop());
 
   test('search over its limit is 429 with Retry-After, and a second instance on the same database counts with the first', async () => {
+    await inOneRateWindow();
     const other = await secondInstance(server);
     try {
       const headers = { 'X-Forwarded-For': '198.51.100.7' };
@@ -65,6 +76,7 @@ describe('rate limits', () => {
   });
 
   test('events over their limit are 429, and the refused ones are not stored', async () => {
+    await inOneRateWindow();
     const headers = { 'X-Forwarded-For': '198.51.100.8' };
     const send = () => server.request('POST', EVENTS, { token: 'ws_test_find', headers, body: clicks(1) });
     assert.equal((await send()).status, 202);
@@ -75,6 +87,7 @@ describe('rate limits', () => {
   });
 
   test('behind one trusted proxy each X-Forwarded-For client has its own count; addresses the client wrote further left do not matter', async () => {
+    await inOneRateWindow();
     const search = (forwardedFor: string) =>
       server.request('POST', SEARCH, { token: 'ws_test_find', headers: { 'X-Forwarded-For': forwardedFor }, body: { query: 'install' } });
     for (let index = 0; index < 3; index++) assert.equal((await search(`10.9.9.${index}, 203.0.113.1`)).status, 200);
@@ -85,6 +98,7 @@ describe('rate limits', () => {
   test('without --trust-proxy, X-Forwarded-For is ignored: every request counts for the socket address', async () => {
     const direct = await startTestServer({ fixture: answerFixture(), limits: { searchRateLimit: 2 } });
     try {
+      await inOneRateWindow();
       const search = (forwardedFor: string) =>
         direct.request('POST', SEARCH, { token: 'ws_test_find', headers: { 'X-Forwarded-For': forwardedFor }, body: { query: 'install' } });
       assert.equal((await search('203.0.113.10')).status, 200);
