@@ -6,10 +6,10 @@
  * 1. bytes a visitor downloads (bench/size.ts)
  * 2. cost to the host page in Chromium (bench/host-page.ts)
  * 3. streaming render of a long answer (bench/render.ts)
- * 4. the server: search speed and quality, answer latency (bench/server.ts), requests per
- *    second and memory (bench/throughput.ts)
+ * 4. the server: search speed and quality, answer latency (bench/server.ts), reading a large
+ *    page (bench/reader.ts), requests per second and memory (bench/throughput.ts)
  *
- *   npm run bench [-- --no-build] [-- --only size,host,render,server,throughput]
+ *   npm run bench [-- --no-build] [-- --only size,host,render,server,reader,throughput]
  *
  * Builds first (`npm run build`) unless `--no-build`. Exit status 1 when a goal is missed or a
  * part could not run. Only a run of every part rewrites RESULTS.md, keeping whatever it says
@@ -23,6 +23,7 @@ import { optimiseEmbeddedDatabase } from '../server/store/db.js';
 import { CHROMIUM_PATH } from '../test/e2e/harness.js';
 import { printSection, sectionMarkdown, type Figure, type Section } from './figures.js';
 import { runHostPageBench } from './host-page.js';
+import { runReaderBench } from './reader.js';
 import { runRenderBench } from './render.js';
 import { runSizeBench } from './size.js';
 import { runThroughputBench } from './throughput.js';
@@ -31,8 +32,8 @@ const ROOT = join(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench', 'RESULTS.md');
 const NOTES_MARKER = '<!-- notes -->';
 
-type Part = 'size' | 'host' | 'render' | 'server' | 'throughput';
-const PARTS: Part[] = ['size', 'host', 'render', 'server', 'throughput'];
+type Part = 'size' | 'host' | 'render' | 'server' | 'reader' | 'throughput';
+const PARTS: Part[] = ['size', 'host', 'render', 'server', 'reader', 'throughput'];
 
 /** The fields of bench/server.ts's report this summary shows; read defensively, the report is that file's to shape. */
 interface ServerReport {
@@ -177,6 +178,7 @@ async function main(): Promise<void> {
     host: () => runHostPageBench({ log }),
     render: () => runRenderBench(log),
     server: () => serverSection(log),
+    reader: () => runReaderBench(log),
     throughput: () => runThroughputBench({ log }),
   };
   const sections: Section[] = [];

@@ -272,7 +272,9 @@ describe('the SSE writer', () => {
 });
 
 describe('a server restart in the middle of a stream', () => {
-  test('leaves the half-written answer incomplete, never complete', { timeout: 60_000 }, async () => {
+  // Two server processes start one after the other (tsx compiling, the database opening and
+  // loading its fixture): about 20 s on a quiet machine, several times that on a busy one.
+  test('leaves the half-written answer incomplete, never complete', { timeout: 300_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'assist-restart-'));
     const fixture = writeTempJson(answerFixture());
     const database = onPostgres ? await freshPostgresDatabase() : undefined;

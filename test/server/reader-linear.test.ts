@@ -1,51 +1,39 @@
 /**
  * Reading a page costs time linear in its size (issue: one page write froze the server).
- * A megabyte of each shape that used to cost the square of its size (`" **a"`, `" ~~a"`,
- * `"[a]("` as markdown, `"<div>"` as HTML) and of real-looking HTML is read in under a
- * second, written through the pages API, and `/healthz` keeps answering within 100 ms while
- * it is read (large pages are read on a worker thread).
+ * Each shape that used to cost the square of its size (`" **a"`, `" ~~a"`, `"[a]("` as
+ * markdown, `"<div>"` as HTML) and real-looking HTML costs about ten times as much at a
+ * megabyte as at a tenth of it, read alone and written through the pages API, and
+ * `/healthz` keeps answering while it is read (large pages are read on a worker thread).
+ * Every bound compares the same machine in the same run, so a CI machine's speed does not
+ * decide; the absolute figures are a benchmark (bench/reader.ts).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { PageFormat } from '../../wire/contract.js';
 import { OFF_THREAD_CHARS, readPageWrite, readPageWriteHere } from '../../server/content/page-reader.js';
-import { baseFixture, onPostgres, startTestServer, type TestServer } from './harness.js';
+import { cpuTime, MiB, PAGE_SHAPES } from '../../bench/reader.js';
+import { median } from '../../bench/figures.js';
+import { baseFixture, startTestServer, type TestServer } from './harness.js';
 
-const MiB = 1024 * 1024;
-const fill = (unit: string) => unit.repeat(Math.ceil(MiB / unit.length));
-/** The Sphinx fixture's body repeated to a megabyte: headings, API entries, code, tables. */
-const realLooking = () => {
-  const page = readFileSync(join(import.meta.dirname, 'fixtures', 'pages', 'sphinx.html'), 'utf8');
-  const body = page.slice(page.indexOf('<section'), page.lastIndexOf('</section>') + '</section>'.length);
-  return `<html lang="en"><body><div class="body" role="main">${body.repeat(Math.ceil(MiB / body.length))}</div></body></html>`;
-};
-
-const SHAPES: { name: string; format: PageFormat; content: () => string }[] = [
-  { name: '" **a" as markdown', format: 'markdown', content: () => fill(' **a') },
-  { name: '" ~~a" as markdown', format: 'markdown', content: () => fill(' ~~a') },
-  { name: '"[a](" as markdown', format: 'markdown', content: () => fill('[a](') },
-  { name: '"<div>" as HTML', format: 'html', content: () => fill('<div>') },
-  { name: 'real-looking HTML', format: 'html', content: realLooking },
-];
+/** The small page of each shape: a tenth of the large one, so linear work costs ~10× more at a megabyte, quadratic ~100×. */
+const SMALL = MiB / 10;
 
 /**
- * Reading alone: the algorithm's bound, in CPU time (best of three), so a machine shared
- * with other work does not decide; the quadratic reading took minutes for a megabyte.
+ * How much more a page ten times as large may cost. Linear work is ~10×, up to ~20× measured
+ * (the collector has more to do, and a tenth of a megabyte takes only milliseconds); the
+ * quadratic reading was ~100×. The margin absorbs a busy machine without letting a quadratic
+ * reading through.
  */
-const READ_LIMIT_MS = 1000;
+const GROWTH_LIMIT = 40;
+/** `/healthz`'s median answer while a page is read may exceed its median at rest by this much (the issue's figure). */
+const HEALTH_MEDIAN_MS = 100;
 /**
- * A whole write adds the database's work on a megabyte of text (its full-text vectors and
- * vocabulary) to the reading, and PostgreSQL runs in processes of its own on the same
- * machine: a documented margin of several seconds, still far from the minutes it took.
+ * Its slowest answer may exceed the slowest at rest by this much: a few slow probes are a
+ * busy machine (a probe held 1.2 s was seen on one with a load of 8 on 2 cores), a reading
+ * that holds the event loop holds one for seconds to minutes.
  */
-const WRITE_LIMIT_MS = onPostgres ? 8000 : 5000;
-/**
- * `/healthz` answers within 100 ms while a page is read; on a machine busy with other work
- * the slowest answer measured at rest, for as long, is added.
- */
-const HEALTH_LIMIT_MS = 100;
+const HEALTH_SLOWEST_MS = 2000;
+/** How many times the page is read while `/healthz` is polled. */
+const READINGS = 5;
 
 let server: TestServer;
 before(async () => {
@@ -57,66 +45,89 @@ before(async () => {
 });
 after(() => server?.stop());
 
-/** Polls `/healthz` every 10 ms until `work` settles; resolves to the slowest answer's time. */
-async function slowestHealthWhile(work: Promise<unknown>): Promise<number> {
+/** Wall time of `work` in ms, the best of `runs`. */
+async function wallTime(work: () => Promise<void>, runs = 2): Promise<number> {
+  let best = Infinity;
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    await work();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+/**
+ * Polls `/healthz` every 10 ms while `work` runs; resolves to every answer's time in ms,
+ * counted from when the probe was due, so an event loop held between two probes counts too.
+ * The work starts only once the polling has.
+ */
+async function healthWhile(work: () => Promise<unknown>): Promise<{ health: number[] }> {
   let done = false;
-  let slowest = 0;
+  const health: number[] = [];
   const poll = (async () => {
+    let due = performance.now();
     while (!done) {
-      const started = performance.now();
       // A kept-alive connection the server closed as idle fails at once; the time of the
       // second try counts as well.
       const response = await server.request('GET', '/healthz').catch(() => server.request('GET', '/healthz'));
       assert.equal(response.status, 200);
-      slowest = Math.max(slowest, performance.now() - started);
+      health.push(performance.now() - due);
+      due = performance.now() + 10;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
   try {
-    await work;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await work();
+    // The probe that was waiting when the work ended is part of it.
+    await new Promise((resolve) => setTimeout(resolve, 30));
   } finally {
     done = true;
     await poll;
   }
-  return slowest;
+  return { health };
 }
 
-describe('a megabyte page', { timeout: 120_000 }, () => {
-  for (const shape of SHAPES) {
-    test(`${shape.name} is read in under a second`, () => {
-      const content = shape.content();
-      let best = Infinity;
-      let wall = 0;
-      for (let run = 0; run < 3 && best >= READ_LIMIT_MS; run++) {
-        const started = performance.now();
-        const cpu = process.cpuUsage();
-        const { sections } = readPageWriteHere({ format: shape.format, content });
-        const used = process.cpuUsage(cpu);
-        best = Math.min(best, (used.user + used.system) / 1000);
-        wall = performance.now() - started;
-        assert.ok(sections.length > 0);
-      }
-      assert.ok(best < READ_LIMIT_MS, `read in ${best.toFixed(0)} ms of CPU time (${wall.toFixed(0)} ms on the clock)`);
+describe('a page ten times as large', { timeout: 300_000 }, () => {
+  for (const shape of PAGE_SHAPES) {
+    test(`${shape.name} costs about ten times as much to read, not a hundred`, () => {
+      const small = shape.content(SMALL);
+      const large = shape.content();
+      assert.ok(readPageWriteHere({ format: shape.format, content: large }).sections.length > 0);
+      const smallMs = cpuTime(() => readPageWriteHere({ format: shape.format, content: small }), 5);
+      const largeMs = cpuTime(() => readPageWriteHere({ format: shape.format, content: large }));
+      // Below a millisecond, CPU time is too coarse to divide by.
+      const growth = largeMs / Math.max(smallMs, 1);
+      assert.ok(growth < GROWTH_LIMIT, `a megabyte took ${largeMs.toFixed(0)} ms of CPU time, a tenth of it ${smallMs.toFixed(1)} ms: ×${growth.toFixed(1)}`);
     });
 
-    test(`${shape.name}: /healthz answers within ${HEALTH_LIMIT_MS} ms while it is read`, async () => {
+    test(`${shape.name}: /healthz keeps answering while it is read`, async () => {
       const content = shape.content();
-      const started = performance.now();
-      const slowest = await slowestHealthWhile(readPageWrite({ format: shape.format, content }));
-      const took = performance.now() - started;
-      const atRest = await slowestHealthWhile(new Promise((resolve) => setTimeout(resolve, took)));
-      assert.ok(slowest < HEALTH_LIMIT_MS + atRest, `slowest /healthz ${slowest.toFixed(0)} ms while reading, ${atRest.toFixed(0)} ms at rest`);
-    });
-
-    test(`${shape.name} is written through the pages API`, async () => {
-      const started = performance.now();
-      const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', {
-        token: 'ak_test_all',
-        body: { url: `https://acme.test/large/${encodeURIComponent(shape.name)}`, format: shape.format, content: shape.content() },
+      const atRest = await healthWhile(() => new Promise((resolve) => setTimeout(resolve, 200)));
+      // A few readings in a row: one takes tens of milliseconds, too short for a median of probes.
+      const reading = await healthWhile(async () => {
+        for (let read = 0; read < READINGS; read++) await readPageWrite({ format: shape.format, content });
       });
-      const took = performance.now() - started;
-      assert.equal(response.status, 201, response.text);
-      assert.ok(took < WRITE_LIMIT_MS, `written in ${took.toFixed(0)} ms`);
+      const figures = `/healthz ${reading.health.map((ms) => ms.toFixed(0)).join(', ')} ms while reading; median ${median(atRest.health).toFixed(0)} ms, slowest ${Math.max(...atRest.health).toFixed(0)} ms at rest`;
+      assert.ok(median(reading.health) < HEALTH_MEDIAN_MS + median(atRest.health), figures);
+      // A reading that held the event loop for good would hold up one probe for as long.
+      assert.ok(Math.max(...reading.health) < HEALTH_SLOWEST_MS + Math.max(...atRest.health), figures);
+    });
+
+    test(`${shape.name} is written through the pages API at about ten times the cost of a tenth of it`, async () => {
+      let written = 0;
+      const write = async (size: number) => {
+        const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', {
+          token: 'ak_test_all',
+          body: { url: `https://acme.test/large/${encodeURIComponent(shape.name)}/${written++}`, format: shape.format, content: shape.content(size) },
+        });
+        assert.equal(response.status, 201, response.text);
+      };
+      const smallMs = await wallTime(() => write(SMALL));
+      const largeMs = await wallTime(() => write(MiB));
+      // The database's own work per write (a transaction, its statements) is a floor under the small page's time.
+      const growth = largeMs / smallMs;
+      assert.ok(growth < GROWTH_LIMIT, `a megabyte was written in ${largeMs.toFixed(0)} ms, a tenth of it in ${smallMs.toFixed(0)} ms: ×${growth.toFixed(1)}`);
     });
   }
 });

@@ -1,9 +1,12 @@
 /**
  * What a query can cost: a word of hundreds of letters, or a pasted wall of words, answers
  * like any other search on search, chat and summarize, and does not hold up the server.
+ * Every bound compares with an ordinary query on the same server in the same run, so a CI
+ * machine's speed does not decide; absolute speed targets are the benchmarks' (bench/).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { median } from '../../bench/figures.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { CHAT, SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
 
@@ -26,33 +29,86 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
   return { result, ms: performance.now() - started };
 }
 
+/** The median time of `runs` runs of `work`, each checked by `check`. */
+async function medianTime<T>(work: () => Promise<T>, check: (result: T) => void, runs = 3): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const { result, ms } = await timed(work);
+    check(result);
+    times.push(ms);
+  }
+  return median(times);
+}
+
+/**
+ * A costly query may take this many times an ordinary one, or this floor, whichever is more:
+ * room for a busy machine, far below what spell-correcting a 1,000-letter word cost (1.5 s
+ * against a few milliseconds), or every word of a pasted wall of words.
+ */
+const COST_FACTOR = 5;
+const COST_FLOOR_MS = 150;
+const quickEnough = (ms: number, ordinaryMs: number) => ms < Math.max(COST_FLOOR_MS, COST_FACTOR * ordinaryMs);
+
+/** `/healthz`'s median answer under load may exceed its median at rest by this much (the issue's figure). */
+const HEALTH_MEDIAN_MS = 100;
+
 describe('query limits', () => {
-  test('a word of 256 letters or more answers 200 quickly on search, summarize and chat', async () => {
+  test('a word of 256 letters or more answers 200 about as quickly as an ordinary word on search, summarize and chat', async () => {
+    const ok = (response: { status: number; text: string }) => assert.equal(response.status, 200, response.text);
+    const search = (query: string) => () => server.request('POST', SEARCH, { token: 'ws_test_find', body: { query } });
+    const summarize = (query: string) => () => server.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query } });
+    const chat = (message: string) => () => streamRequest(server.url, CHAT, { token: 'ws_test_help', body: { message } });
+    const ended = (result: Awaited<ReturnType<ReturnType<typeof chat>>>) => {
+      assert.equal(result.status, 200);
+      assert.equal(result.events.at(-1)?.event, 'done', 'chat ends with done');
+    };
+    // An ordinary word of the same queries, measured on this server now.
+    const ordinary = {
+      search: await medianTime(search('proxy windows'), ok),
+      summarize: await medianTime(summarize('proxy windows'), ok),
+      chat: await medianTime(chat('proxy windows'), ended),
+    };
     for (const length of [65, 256, 1000]) {
       for (const query of [longWord(length), `proxy ${longWord(length)} windows`, `${longWord(length)} `]) {
-        const search = await timed(() => server.request('POST', SEARCH, { token: 'ws_test_find', body: { query } }));
-        assert.equal(search.result.status, 200, `search with a ${length}-letter word: ${search.result.text}`);
-        assert.ok(search.ms < 500, `search with a ${length}-letter word took ${search.ms.toFixed(0)} ms`);
+        const ms = await medianTime(search(query), ok);
+        assert.ok(quickEnough(ms, ordinary.search), `search ${JSON.stringify(query.slice(0, 20))}… with a ${length}-letter word took ${ms.toFixed(0)} ms, an ordinary one ${ordinary.search.toFixed(0)} ms`);
       }
-      const summarize = await timed(() => server.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query: `proxy ${longWord(length)}` } }));
-      assert.equal(summarize.result.status, 200, `summarize with a ${length}-letter word: ${summarize.result.text}`);
-      assert.ok(summarize.ms < 1000, `summarize with a ${length}-letter word took ${summarize.ms.toFixed(0)} ms`);
-      const chat = await timed(() => streamRequest(server.url, CHAT, { token: 'ws_test_help', body: { message: `proxy ${longWord(length)}` } }));
-      assert.equal(chat.result.status, 200);
-      assert.equal(chat.result.events.at(-1)?.event, 'done', `chat with a ${length}-letter word ends with done`);
-      assert.ok(chat.ms < 1000, `chat with a ${length}-letter word took ${chat.ms.toFixed(0)} ms`);
+      const summarizeMs = await medianTime(summarize(`proxy ${longWord(length)}`), ok);
+      assert.ok(quickEnough(summarizeMs, ordinary.summarize), `summarize with a ${length}-letter word took ${summarizeMs.toFixed(0)} ms, an ordinary one ${ordinary.summarize.toFixed(0)} ms`);
+      const chatMs = await medianTime(chat(`proxy ${longWord(length)}`), ended);
+      assert.ok(quickEnough(chatMs, ordinary.chat), `chat with a ${length}-letter word took ${chatMs.toFixed(0)} ms, an ordinary one ${ordinary.chat.toFixed(0)} ms`);
     }
   });
 
-  test('a long question with a misspelt word in it still finds the page', async () => {
+  test('a long question with a misspelt word in it still finds the page, about as quickly as a short one', async () => {
     const words = Array.from({ length: 40 }, (_, index) => `filler${String.fromCharCode(97 + (index % 26))}`);
-    const { result, ms } = await timed(() => server.request('POST', SEARCH, { token: 'ws_test_find', body: { query: `proxu ${words.join(' ')} windows` } }));
-    assert.equal(result.status, 200);
-    assert.equal(result.json.hits[0]?.title, 'Proxy settings');
-    assert.ok(ms < 500, `took ${ms.toFixed(0)} ms`);
+    const search = (query: string) => () => server.request('POST', SEARCH, { token: 'ws_test_find', body: { query } });
+    const findsProxy = (response: Awaited<ReturnType<ReturnType<typeof search>>>) => {
+      assert.equal(response.status, 200);
+      assert.equal(response.json.hits[0]?.title, 'Proxy settings');
+    };
+    const short = await medianTime(search('proxu windows'), findsProxy);
+    // Each of forty unknown words spell-corrected would cost forty times the short question.
+    const long = await medianTime(search(`proxu ${words.join(' ')} windows`), findsProxy);
+    assert.ok(quickEnough(long, short), `the long question took ${long.toFixed(0)} ms, the short one ${short.toFixed(0)} ms`);
   });
 
-  test('/healthz answers within 100 ms while several searches with 1,000-letter words run', async () => {
+  test('/healthz answers within 100 ms of its time at rest while several searches with 1,000-letter words run', async () => {
+    /**
+     * Fifteen probes of `/healthz`, each 50 ms after the previous one; their times are counted
+     * from when each was due, so an event loop held between two probes counts too.
+     */
+    const probes = async () => {
+      const waits: number[] = [];
+      while (waits.length < 15) {
+        const due = performance.now() + 50;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal((await server.request('GET', '/healthz')).status, 200);
+        waits.push(performance.now() - due);
+      }
+      return waits;
+    };
+    const atRest = await probes();
     let running = true;
     const loops = Array.from({ length: 4 }, async (_, client) => {
       let searches = 0;
@@ -63,16 +119,14 @@ describe('query limits', () => {
       }
       return searches;
     });
-    const waits: number[] = [];
-    for (let probe = 0; probe < 10; probe++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const { result, ms } = await timed(() => server.request('GET', '/healthz'));
-      assert.equal(result.status, 200);
-      waits.push(ms);
-    }
+    const underLoad = await probes();
     running = false;
     const searches = await Promise.all(loops);
     assert.ok(searches.every((count) => count > 0));
-    assert.ok(Math.max(...waits) < 100, `/healthz took up to ${Math.max(...waits).toFixed(0)} ms: ${waits.map((ms) => ms.toFixed(0)).join(', ')}`);
+    // A few slow probes are a busy machine; the median is the server.
+    assert.ok(
+      median(underLoad) < HEALTH_MEDIAN_MS + median(atRest),
+      `/healthz median ${median(underLoad).toFixed(0)} ms under load (${underLoad.map((ms) => ms.toFixed(0)).join(', ')}), ${median(atRest).toFixed(0)} ms at rest`,
+    );
   });
 });
