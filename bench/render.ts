@@ -21,7 +21,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerResponse } from 'node:http';
-import { ANSWER_ENGINE_SERVICE } from '../server/answer/engine.js';
 import { createOpenAiEngine } from '../server/answer/openai.js';
 import { CACHE_DIR } from './corpus/database.js';
 import { random } from './corpus/generate.js';
@@ -262,7 +261,7 @@ export async function runRenderBench(log: (line: string) => void = console.log):
   const upstream = await startUpstream((request, res) => script!(request, res));
   const e2e = await startE2E({ fixture: benchFixture() });
   try {
-    e2e.server.context.services.set(ANSWER_ENGINE_SERVICE, createOpenAiEngine({ baseUrl: upstream.baseUrl, model: 'bench', idleTimeoutMs: 60_000 }));
+    e2e.server.context.services.answerEngine = createOpenAiEngine({ baseUrl: upstream.baseUrl, model: 'bench', idleTimeoutMs: 60_000 });
     const runs = new Map<'widget' | 'baseline', RenderRun>();
     for (const mode of ['widget', 'baseline'] as const) {
       log(`render: streaming ${tokens.length} tokens into the ${mode === 'widget' ? 'chat widget' : 'baseline div'} (${tokens.length / TOKENS_PER_SECOND} s)…`);

@@ -25,9 +25,6 @@ export interface AppOptions {
   log: (line: string) => void;
 }
 
-/** The key `answer/engine.ts` reads and writes the engine under, through `get` and `set`. */
-export type AnswerEngineKey = 'answer-engine';
-
 /** Resources that live as long as the server; `close` stops their timers. */
 export class ServerServices {
   /** Counts requests of the rate-limited routes (http/rate-limit.ts). */
@@ -44,17 +41,6 @@ export class ServerServices {
   close(): void {
     this.rateLimiter?.close();
     this.conversationPurge?.close();
-  }
-
-  /** The answer engine by its key; prefer the `answerEngine` field. */
-  get(_key: AnswerEngineKey): AnswerEngine | undefined {
-    return this.answerEngine;
-  }
-
-  /** Sets the answer engine by its key; prefer the `answerEngine` field. */
-  set(_key: AnswerEngineKey, engine: AnswerEngine): this {
-    this.answerEngine = engine;
-    return this;
   }
 }
 

@@ -14,7 +14,7 @@
  * const engine = answerEngineFromEnv(process.env);
  * for await (const delta of engine.generate({ question, history: [], sections, language: 'en', signal })) write(delta);
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { createEmbeddedEngine } from './embedded.js';
 import { createOpenAiEngine } from './openai.js';
 import type { AnswerEngine } from './types.js';
@@ -45,15 +45,7 @@ function positiveInteger(value: string | undefined, name: string): number | unde
   return Number(value);
 }
 
-/** The key under which the server's engine lives in `app.services`; tests may put their own there. */
-export const ANSWER_ENGINE_SERVICE = 'answer-engine';
-
-/** The server's engine, created from the environment on first use and kept for the server's life. */
+/** The server's engine (`app.services.answerEngine`, where tests may put their own), created from the environment on first use. */
 export function answerEngine(app: AppContext): AnswerEngine {
-  let engine = app.services.get(ANSWER_ENGINE_SERVICE) as AnswerEngine | undefined;
-  if (!engine) {
-    engine = answerEngineFromEnv();
-    app.services.set(ANSWER_ENGINE_SERVICE, engine);
-  }
-  return engine;
+  return (app.services.answerEngine ??= answerEngineFromEnv());
 }

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { ChatReply, Source, StreamEventName, StreamEvents, SummarizeResult } from '../../wire/contract.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import type { Reply } from '../http/router.js';
 import { streamEvents, type EventStream } from '../http/sse.js';

@@ -22,7 +22,9 @@ import { joinTransaction, type Db } from './db.js';
 import { deletePage, upsertPageByUrl } from './pages.js';
 import { findWidget } from './records.js';
 import { hashSecret } from './secrets.js';
-import { createApiKey, createOrganisation, createSource, createWidget, DEFAULT_EVENTS_PER_DAY, requireOrganisationId, updateWidget } from './setup.js';
+import { createApiKey } from './api-keys.js';
+import { createOrganisation, createSource, DEFAULT_EVENTS_PER_DAY, requireOrganisationId } from './organisations.js';
+import { createWidget, updateWidget } from './widgets.js';
 
 export interface FixtureSummary {
   organisations: number;

@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ANSWER_ENGINE_SERVICE } from '../../server/answer/engine.js';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
 import { RateLimiter } from '../../server/http/rate-limit.js';
 import { EventStream } from '../../server/http/sse.js';
@@ -164,7 +163,7 @@ describe('a client that goes away', () => {
   test('stops generation and leaves the half-written answer marked incomplete', async () => {
     const slow = await startTestServer({ fixture: answerFixture() });
     try {
-      slow.context.services.set(ANSWER_ENGINE_SERVICE, createEmbeddedEngine({ tokenDelayMs: 60, wordsPerPiece: 1 }));
+      slow.context.services.answerEngine = createEmbeddedEngine({ tokenDelayMs: 60, wordsPerPiece: 1 });
       const visitor = signed('leaver');
       const full = await slow.request('POST', CHAT, { token: 'ws_test_help', body: { message: 'How do I install the widget?' } });
       const pieces = full.json.text.split(/\s+/).length;

@@ -10,7 +10,6 @@ import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { createApp } from '../../server/server.js';
-import { ANSWER_ENGINE_SERVICE } from '../../server/answer/engine.js';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
 import { median } from '../../bench/figures.js';
 import { assertError, assertInvalidField } from './expect.js';
@@ -144,7 +143,7 @@ describe('answers in progress', () => {
   before(async () => {
     server = await startTestServer({ fixture: answerFixture(1000), limits: { maxStreams: 2, maxStreamsPerClient: 1, trustProxy: 1 } });
     // Slow answers, so that they are still in progress when the next request comes.
-    server.context.services.set(ANSWER_ENGINE_SERVICE, createEmbeddedEngine({ tokenDelayMs: 150, wordsPerPiece: 1 }));
+    server.context.services.answerEngine = createEmbeddedEngine({ tokenDelayMs: 150, wordsPerPiece: 1 });
   });
   after(() => server.stop());
 
@@ -257,7 +256,7 @@ describe('a burst of streams', () => {
   test('/healthz answers within 100 ms of its time at rest while 500 chat streams are open', { timeout: 300_000 }, async () => {
     const server = await startTestServer({ fixture: answerFixture(100_000) });
     // Each answer streams for several seconds, so all 500 are open together.
-    server.context.services.set(ANSWER_ENGINE_SERVICE, createEmbeddedEngine({ tokenDelayMs: 250, wordsPerPiece: 1 }));
+    server.context.services.answerEngine = createEmbeddedEngine({ tokenDelayMs: 250, wordsPerPiece: 1 });
     // The streams come from another process, as they would from other machines.
     const script = `
       const { request } = require('node:http');

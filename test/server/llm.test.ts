@@ -5,7 +5,7 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ANSWER_ENGINE_SERVICE, answerEngineFromEnv } from '../../server/answer/engine.js';
+import { answerEngineFromEnv } from '../../server/answer/engine.js';
 import { createOpenAiEngine, DataLineParser, SYSTEM_PROMPT } from '../../server/answer/openai.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { CHAT, PYTHON_SNIPPET, SIGNING_PAGE, SUMMARIZE, answerFixture, settledAnswer, startUpstream, streamDeltas, streamRequest, waitFor } from './answer-helpers.js';
@@ -28,7 +28,7 @@ beforeEach(() => {
 });
 
 function useEngine(options: { timeoutMs?: number; idleTimeoutMs?: number } = {}) {
-  server.context.services.set(ANSWER_ENGINE_SERVICE, createOpenAiEngine({ baseUrl: upstream.baseUrl, model: 'test-model', apiKey: 'sk-test', ...options }));
+  server.context.services.answerEngine = createOpenAiEngine({ baseUrl: upstream.baseUrl, model: 'test-model', apiKey: 'sk-test', ...options });
 }
 
 describe('choosing the engine', () => {
@@ -122,7 +122,7 @@ describe('the OpenAI-compatible engine', () => {
   });
 
   test('an unreachable model server is an error event, not a hang', async () => {
-    server.context.services.set(ANSWER_ENGINE_SERVICE, createOpenAiEngine({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }));
+    server.context.services.answerEngine = createOpenAiEngine({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' });
     const result = await streamRequest(server.url, CHAT, { token: 'ws_test_help', body: { message: 'How do I install the widget?' } });
     assert.equal(result.events.at(-1)!.event, 'error');
     assert.match(result.events.at(-1)!.data.error.message, /could not be reached/);
