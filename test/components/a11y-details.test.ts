@@ -79,7 +79,7 @@ describe('a11y: the smaller things', () => {
     });
     searchApi(() => SECTION_HITS);
     summarizeApi(CITING_ANSWER, SECTION_SOURCES);
-    const search = await mountSearch({ summary: true, debounce: 5000 });
+    const search = await mountSearch({ summary: true, debounce: 600_000 });
     observer.observe(search.element.shadowRoot!, { subtree: true, childList: true, characterData: true });
     search.element.show();
     await search.element.updateComplete;

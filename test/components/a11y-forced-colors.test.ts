@@ -25,7 +25,7 @@ function boundary(element: Element): { width: number; contrast: number } {
  * there is a chat, which Enter would ask.
  */
 async function searchedInForcedColours(colorScheme: 'light' | 'dark', options: { chat?: string; summary?: boolean }) {
-  const search = await mountSearch({ theme: 'auto', ...(options.chat ? options : { ...options, debounce: 5000 }) });
+  const search = await mountSearch({ theme: 'auto', ...(options.chat ? options : { ...options, debounce: 600_000 }) });
   await emulateColours({ forcedColors: 'active', colorScheme });
   search.element.show();
   await search.element.updateComplete;

@@ -107,7 +107,7 @@ const CHAT_KEY = 'acme/help';
 async function searchIn(theme: Theme, variant: 'modal' | 'inline', summary = false, options: { chat?: string; debounce?: number } = {}, config = SEARCH_CONFIG): Promise<Search> {
   // A long debounce: Enter searches at once, before results of a partial query could arrive (Enter then opens the first).
   const placement = variant === 'inline' ? { variant, target: '#a11y-search-slot' } : { target: '#a11y-search-box' };
-  const search = await mountSearch({ theme, ...placement, summary, debounce: 5000, ...options }, config);
+  const search = await mountSearch({ theme, ...placement, summary, debounce: 600_000, ...options }, config);
   if (variant === 'modal') search.element.show();
   await search.element.updateComplete;
   search.input().focus();
