@@ -254,7 +254,7 @@ describe('<assist-search> searching', () => {
 
   it('searches at once on Enter', async () => {
     const queries = searchApi();
-    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 600_000 });
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 5000 });
     search.element.show();
     await search.element.updateComplete;
     await search.type('reset');
@@ -268,7 +268,7 @@ describe('<assist-search> searching', () => {
       (query) => (query === 'slow' ? [hit(9)] : [hit(1)]),
       (query) => (query === 'slow' ? 300 : 0),
     );
-    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 600_000 });
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 5000 });
     search.element.show();
     await search.element.updateComplete;
     await search.type('slow');
@@ -351,7 +351,7 @@ describe('<assist-search> opening results', () => {
   async function withResults(options: WidgetMountOptions = {}) {
     searchApi(() => [hit(1), hit(2), hit(3)]);
     // One search only (Enter), so no later answer resets the active option mid-test.
-    const search = await mountSearch({ debounce: 600_000, ...options });
+    const search = await mountSearch({ debounce: 5000, ...options });
     search.element.show();
     await search.element.updateComplete;
     await search.type('reset');
@@ -416,7 +416,7 @@ describe('<assist-search> result links', () => {
     const ran = window as unknown as { assistScriptRan?: boolean };
     ran.assistScriptRan = false;
     searchApi(() => [{ ...hit(1), url: 'javascript:window.assistScriptRan=true' }]);
-    const search = await mountSearch({ debounce: 600_000 });
+    const search = await mountSearch({ debounce: 5000 });
     search.element.show();
     await search.element.updateComplete;
     await search.type('reset');
@@ -436,7 +436,7 @@ describe('<assist-search> AI summary', () => {
     const stream = controlledStream();
     searchApi();
     worker.use(http.post(`${API}/summarize`, () => stream.response()));
-    const search = await mountSearch({ summary: true, debounce: 600_000 });
+    const search = await mountSearch({ summary: true, debounce: 5000 });
     const selected = stopNavigation(search.element);
     search.element.show();
     await search.element.updateComplete;
@@ -488,7 +488,7 @@ describe('<assist-search> AI summary', () => {
 describe('<assist-search> recent searches', () => {
   it('offers recent searches on an empty input, runs one when chosen, and forgets one on Delete or its remove control', async () => {
     const queries = searchApi();
-    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 600_000 });
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 5000 });
     search.element.show();
     await search.element.updateComplete;
     for (const query of ['install', 'colours']) {
@@ -653,7 +653,7 @@ describe('<assist-search> Ask AI', () => {
 
   it('offers no Ask AI without a chat widget', async () => {
     searchApi();
-    const search = await mountSearch({ debounce: 600_000 });
+    const search = await mountSearch({ debounce: 5000 });
     search.element.show();
     await search.element.updateComplete;
     await search.type('reset');
@@ -699,7 +699,7 @@ describe('<assist-search> keys and states', () => {
 
   it('Enter on a query whose results are not in yet searches at once instead of opening an older result', async () => {
     const queries = searchApi(() => [hit(1)]);
-    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 600_000 });
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 5000 });
     const selected = stopNavigation(search.element);
     search.element.show();
     await search.element.updateComplete;
@@ -715,7 +715,7 @@ describe('<assist-search> keys and states', () => {
   it('the empty modal offers recent searches, then the widget’s suggested questions; choosing a suggestion searches it', async () => {
     const queries = searchApi();
     const suggestions = ['How do I install the widget?', 'Can I change the colours?'];
-    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 600_000, suggestions });
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 5000, suggestions });
     search.element.show();
     await search.element.updateComplete;
     expect(search.groups()).to.deep.equal([en.suggestions]);
@@ -753,7 +753,7 @@ describe('<assist-search> keys and states', () => {
     searchApi();
     const stream = controlledStream();
     worker.use(http.post(`${API}/summarize`, () => stream.response()));
-    const search = await mountSearch({ summary: true, debounce: 600_000 });
+    const search = await mountSearch({ summary: true, debounce: 5000 });
     search.element.show();
     await search.element.updateComplete;
     await search.type('reset');
@@ -829,7 +829,7 @@ describe('<assist-search> summary feedback', () => {
         }),
       ),
     );
-    const search = await mountSearch({ summary: true, debounce: 600_000 });
+    const search = await mountSearch({ summary: true, debounce: 5000 });
     search.element.show();
     await search.element.updateComplete;
     await search.type('reset');
@@ -903,7 +903,7 @@ describe('<assist-search> look and language', () => {
     const queries = searchApi();
     const speech = fakeSpeechRecognition('reset password');
     cleanups.push(speech.restore);
-    const search = await mountSearch({}, { ...SEARCH_CONFIG, speech_input: true, debounce: 600_000 });
+    const search = await mountSearch({}, { ...SEARCH_CONFIG, speech_input: true, debounce: 5000 });
     search.element.show();
     await search.element.updateComplete;
     const mic = search.$<HTMLButtonElement>('[part="mic-button"]')!;
@@ -952,7 +952,7 @@ describe('<assist-search> look and language', () => {
       ),
     );
     for (const theme of ['light', 'dark'] as const) {
-      const search = await mountSearch({ summary: true, theme, debounce: 600_000 });
+      const search = await mountSearch({ summary: true, theme, debounce: 5000 });
       search.element.show();
       await search.element.updateComplete;
       await search.type('reset');
@@ -994,7 +994,7 @@ describe('<assist-search> look and language', () => {
       clearConfigCache();
       wait = 0;
       hits = [hit(1)];
-      const summarized = await mountSearch({ theme, summary: true, debounce: 600_000 });
+      const summarized = await mountSearch({ theme, summary: true, debounce: 5000 });
       summarized.element.show();
       await summarized.element.updateComplete;
       await summarized.type('reset');
