@@ -153,3 +153,18 @@ export async function until(check: () => unknown, timeout = 3000): Promise<void>
     await tick(10);
   }
 }
+
+/**
+ * Records the analytics events a widget sends through `navigator.sendBeacon` (as the client
+ * does); the original is put back by the cleanup pushed onto `cleanups`.
+ */
+export function captureBeacons(cleanups: (() => void)[]): { url: string; body: any }[] {
+  const sent: { url: string; body: any }[] = [];
+  const original = navigator.sendBeacon;
+  navigator.sendBeacon = (url: string | URL, body?: BodyInit | null) => {
+    void (body as Blob).text().then((text) => sent.push({ url: String(url), body: JSON.parse(text) }));
+    return true;
+  };
+  cleanups.push(() => (navigator.sendBeacon = original));
+  return sent;
+}

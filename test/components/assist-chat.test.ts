@@ -12,7 +12,7 @@ import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
 import { ja } from '../../src/i18n/translations/ja.js';
 import { loadAxe } from './a11y-support.js';
-import { API, controlledStream, CONFIG, FAST_RETRY, REPLY, WIDGET_KEY, chatEvents, encodeEvents, errorBody, hit, tick, useMockApi, worker, type StreamEvent } from '../client/support.js';
+import { API, controlledStream, CONFIG, FAST_RETRY, REPLY, WIDGET_KEY, chatEvents, encodeEvents, errorBody, hit, tick, useMockApi, worker, captureBeacons, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
 
@@ -650,20 +650,9 @@ describe('<assist-chat> look and language', () => {
 });
 
 describe('<assist-chat> feedback, suggestions and focus', () => {
-  /** The analytics events the widget sends (through sendBeacon, as the client does). */
-  function captureBeacons() {
-    const sent: { url: string; body: any }[] = [];
-    const original = navigator.sendBeacon;
-    navigator.sendBeacon = (url: string | URL, body?: BodyInit | null) => {
-      void (body as Blob).text().then((text) => sent.push({ url: String(url), body: JSON.parse(text) }));
-      return true;
-    };
-    cleanups.push(() => (navigator.sendBeacon = original));
-    return sent;
-  }
 
   it('every finished answer has Helpful / Not helpful; each choice, and the comment after Not helpful, is sent as feedback for that answer', async () => {
-    const beacons = captureBeacons();
+    const beacons = captureBeacons(cleanups);
     let answer = 0;
     worker.use(http.post(`${API}/chat`, () => HttpResponse.json({ ...REPLY, answerId: `a_${++answer}` })));
     container('feedback');

@@ -13,7 +13,7 @@ import { clearConfigCache } from '../../src/core/config-cache.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
 import { loadAxe } from './a11y-support.js';
-import { API, controlledStream, FAST_RETRY, WIDGET_KEY, encodeEvents, hit, ownStorageKeys, tick, until, useMockApi, worker, type StreamEvent } from '../client/support.js';
+import { API, controlledStream, FAST_RETRY, WIDGET_KEY, encodeEvents, hit, ownStorageKeys, tick, until, useMockApi, worker, captureBeacons, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
 
@@ -34,17 +34,6 @@ function searchApi(hitsFor: (query: string) => Hit[] = () => [hit(1), hit(2)], w
   return queries;
 }
 
-/** The analytics events the widget sends (through sendBeacon, as the client does). */
-function captureBeacons() {
-  const sent: { url: string; body: any }[] = [];
-  const original = navigator.sendBeacon;
-  navigator.sendBeacon = (url: string | URL, body?: BodyInit | null) => {
-    void (body as Blob).text().then((text) => sent.push({ url: String(url), body: JSON.parse(text) }));
-    return true;
-  };
-  cleanups.push(() => (navigator.sendBeacon = original));
-  return sent;
-}
 
 let controllers: WidgetController[] = [];
 const cleanups: (() => void)[] = [];
@@ -361,7 +350,7 @@ describe('<assist-search> opening results', () => {
   }
 
   it('arrow keys move the active option (aria-activedescendant); Enter opens it and tracks the click with the search’s query', async () => {
-    const beacons = captureBeacons();
+    const beacons = captureBeacons(cleanups);
     const search = await withResults();
     const selected = stopNavigation(search.element);
     expect(search.input().getAttribute('aria-expanded')).to.equal('true');
@@ -386,7 +375,7 @@ describe('<assist-search> opening results', () => {
   });
 
   it('Ctrl+Enter opens the active result in a new tab', async () => {
-    captureBeacons();
+    captureBeacons(cleanups);
     const search = await withResults();
     const opened: unknown[][] = [];
     const original = window.open;
@@ -400,7 +389,7 @@ describe('<assist-search> opening results', () => {
   });
 
   it('a click on a result opens it and is tracked', async () => {
-    const beacons = captureBeacons();
+    const beacons = captureBeacons(cleanups);
     const search = await withResults();
     const selected = stopNavigation(search.element);
     search.options()[1]!.click();
@@ -412,7 +401,7 @@ describe('<assist-search> opening results', () => {
 
 describe('<assist-search> result links', () => {
   it('never makes a link of, or navigates to, a result URL that is not http(s)', async () => {
-    captureBeacons();
+    captureBeacons(cleanups);
     const ran = window as unknown as { assistScriptRan?: boolean };
     ran.assistScriptRan = false;
     searchApi(() => [{ ...hit(1), url: 'javascript:window.assistScriptRan=true' }]);
@@ -432,7 +421,7 @@ describe('<assist-search> result links', () => {
 
 describe('<assist-search> AI summary', () => {
   it('streams the summary above the results as markdown with its sources; a click on one is tracked as a summary click', async () => {
-    const beacons = captureBeacons();
+    const beacons = captureBeacons(cleanups);
     const stream = controlledStream();
     searchApi();
     worker.use(http.post(`${API}/summarize`, () => stream.response()));
@@ -542,7 +531,7 @@ describe('<assist-search> inline', () => {
   });
 
   it('on an existing input, puts the results right after it with valid combobox references in the page', async () => {
-    const beacons = captureBeacons();
+    const beacons = captureBeacons(cleanups);
     searchApi();
     const holder = place('<label for="site-q">Search the site</label><input id="site-q"><p id="after">after</p>');
     const search = await mountSearch({ variant: 'inline', trigger: '#site-q' });
@@ -682,7 +671,7 @@ describe('<assist-search> Ask AI', () => {
 
 describe('<assist-search> keys and states', () => {
   it('Enter with no active option opens the first result', async () => {
-    captureBeacons();
+    captureBeacons(cleanups);
     const queries = searchApi(() => [hit(1), hit(2)]);
     const search = await mountSearch({}, { ...SEARCH_CONFIG, debounce: 300 });
     const selected = stopNavigation(search.element);
@@ -820,7 +809,7 @@ describe('<assist-search> holding its place', () => {
 
 describe('<assist-search> summary feedback', () => {
   it('rates a finished summary helpful or not, with an optional comment; each choice is sent as feedback', async () => {
-    const beacons = captureBeacons();
+    const beacons = captureBeacons(cleanups);
     searchApi();
     worker.use(
       http.post(`${API}/summarize`, () =>
