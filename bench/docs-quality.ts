@@ -2,7 +2,8 @@
  * Search and answers on two real documentation sets, as a new user meets them: the PostgreSQL
  * 15 manual and the Python 3.11 docs (bench/corpus/docs.ts), pushed whole, as the HTML files
  * ship, through the pages API by `ingest()` (what `assist-server ingest` runs) into the real
- * server started in this process on an embedded database in memory. Nothing is pre-cleaned
+ * server started in this process on an embedded database in memory (or on PostgreSQL when
+ * DATABASE_URL is set). Nothing is pre-cleaned
  * or cached: every run reads the pages with the server's current reader.
  *
  * Search: each judged query (bench/corpus/queries-<corpus>.json) goes through the widget search
@@ -451,7 +452,9 @@ export async function runDocsQuality(options: DocsQualityOptions = {}): Promise<
   const scratch = mkdtempSync(join(tmpdir(), 'assist-bench-docs-'));
   const fixturePath = join(scratch, 'fixture.json');
   writeFileSync(fixturePath, JSON.stringify(fixture(corpora)));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', fixture: fixturePath, rateLimit: 0, limits: UNLIMITED }, () => {});
+  // DATABASE_URL, as for the server itself, measures PostgreSQL instead of the embedded database.
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', databaseUrl, fixture: fixturePath, rateLimit: 0, limits: UNLIMITED }, () => {});
   try {
     const reports: CorpusReport[] = [];
     for (const id of corpora) {
