@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ingest } from '../server/ingest/ingest.js';
+import { DEFAULT_SELECTION, selects } from '../server/ingest/select.js';
 import { startServer } from '../server/main.js';
 import { optimiseEmbeddedDatabase } from '../server/store/db.js';
 import { runAnswerLatency, type LatencyReport } from './answer-latency.js';
@@ -76,7 +77,9 @@ export async function runIngestion(pages = INGESTED_PAGES, log: (line: string) =
   const scratch = mkdtempSync(join(tmpdir(), 'assist-bench-ingest-'));
   const folder = join(scratch, 'html');
   mkdirSync(folder);
-  const files = readdirSync(MANUAL_DIR).filter((file) => file.endsWith('.html')).sort().slice(0, pages);
+  // The pages ingest takes (not the manual's generated index), so every one of them must be created.
+  const taken = selects(DEFAULT_SELECTION);
+  const files = readdirSync(MANUAL_DIR).filter((file) => file.endsWith('.html') && taken(file)).sort().slice(0, pages);
   for (const file of files) copyFileSync(join(MANUAL_DIR, file), join(folder, file));
   const fixture = join(scratch, 'fixture.json');
   writeFileSync(
