@@ -19,7 +19,6 @@ import { HttpError } from './errors.js';
 /** What a limit counts: answers (chat and summarize share one count), searches, events requests. */
 export type RateLimitedRoute = 'answer' | 'search' | 'events';
 
-export { RateLimiter };
 
 function limitOf(app: AppContext, route: RateLimitedRoute): number {
   if (route === 'answer') return app.rateLimit;

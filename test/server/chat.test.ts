@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
-import { RateLimiter } from '../../server/http/rate-limit.js';
+import { RateLimiter } from '../../server/store/rate-limits.js';
 import { EventStream } from '../../server/http/sse.js';
 import { freshPostgresDatabase, onPostgres, request, startTestServer, writeTempJson, type TestServer } from './harness.js';
 import {
