@@ -11,7 +11,7 @@
  * language, instead of guessing.
  */
 import { plainInline } from '../content/markdown.js';
-import { ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -81,6 +81,9 @@ const MIN_PART_COVERAGE = 0.5;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
+/** "What is …?", "What does … do?", "What are …?": asks for a definition. */
+const DEFINITION_ASKED = /^\s*(?:what(?:['’]s| is| are| does| do)\b|define\b|meaning of\b)/i;
+
 /** A block of a passage's markdown, in order. */
 type Block =
   | { kind: 'prose'; text: string }
@@ -93,6 +96,8 @@ interface Passage {
   blocks: Block[];
   /** Terms of the page title and the section's headings. */
   headingTerms: Set<string>;
+  /** Terms of the section's own heading (the page title for a page's opening section). */
+  ownHeadingTerms: Set<string>;
   /** Terms of the headings and of the whole body, code included. */
   allTerms: Set<string>;
 }
@@ -136,6 +141,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const contextTerms = new Set(previousQuestion ? terms(previousQuestion.text) : []);
   const askedAbout = new Set([...questionTerms, ...contextTerms]);
 
+  const definitional = DEFINITION_ASKED.test(input.question);
   const best = (candidates: Unit[], wanted: string[]): Unit | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
@@ -153,12 +159,19 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       for (const term of contextTerms) if (unit.terms.has(term) && !wanted.includes(term)) followUp += weight(term);
       // A heading that names the question makes its opening sentence the answer, even in other words.
       const opensHeading = unit.position < 2 && headingMatch > 0;
-      if (matched === 0 && !opensHeading) continue;
-      const coverage = (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight;
+      if (matched === 0 && !opensHeading && !definitional) continue;
+      // "What is a decorator?" is answered by the first sentence under the heading "decorator", which need not repeat it.
+      const defines = definitional && unit.position === 0 && weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term)) > 0.99;
+      const coverage = defines ? 1.5 + (0.25 * followUp) / totalWeight : (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight;
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
-      const score = coverage * (0.7 + 0.3 * density) * narrower * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.5 * unit.passage.rank));
+      // A passage whose own heading names what is asked is about it, whatever its rank.
+      const about = weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term));
+      // A sentence from a passage that covers the whole question, not only this sentence's part of it.
+      const whole = weightOf(wanted, (term) => unit.passage.allTerms.has(term));
+      const score =
+        coverage * (0.7 + 0.3 * density) * narrower * (1 + 0.6 * about) * whole * whole * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.25 * unit.passage.rank));
       if (!chosen || score > chosen.score) chosen = { unit, score };
     }
     return chosen?.unit;
@@ -305,8 +318,9 @@ function readPassage(section: GroundingSection, rank: number): Passage {
     paragraph.push(trimmed.replace(/^>\s?/, ''));
   }
   flush();
-  const headingTerms = new Set(terms(`${section.title} ${section.section ?? ''}`));
-  return { section, rank, blocks, headingTerms, allTerms: new Set([...headingTerms, ...terms(plainInline(section.markdown || section.text))]) };
+  const headingTerms = new Set([...terms(section.title), ...headingTermsOf(section.section ?? '')]);
+  const ownHeadingTerms = headingTermsOf(ownHeading(section.section) || section.title);
+  return { section, rank, blocks, headingTerms, ownHeadingTerms, allTerms: new Set([...headingTerms, ...terms(plainInline(section.markdown || section.text))]) };
 }
 
 /** A passage's sentences and list items. */
@@ -318,6 +332,8 @@ function unitsOf(passage: Passage): Unit[] {
       const text = cleanInline(sentence);
       const wordCount = text.split(/\s+/).filter(Boolean).length;
       if (wordCount < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
+      // A short line that ends no sentence ("Source code: Lib/json/__init__.py") is a label, not an answer.
+      if (block.kind === 'prose' && wordCount < 8 && !/[.!?:。！？：]$/.test(text)) continue;
       units.push({ text, terms: new Set(terms(plainInline(text))), passage, block: index, position: units.length, words: wordCount });
     }
   });

@@ -16,7 +16,7 @@ import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchSections, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { contentQuery, keywords, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { contentQuery, headingTerms, keywords, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -43,23 +43,28 @@ const FUSION_K = 10;
 interface Query {
   text: string;
   weight: number;
+  /** How many hits to take; default PER_QUERY. */
+  limit?: number;
 }
+
+/** Questions of up to this many content words are also asked once without each of them. */
+const MAX_LEAVE_ONE_OUT = 7;
 
 export async function retrieveSections(db: Queryable, input: RetrievalInput): Promise<RetrievedSection[]> {
   const limit = input.limit ?? 4;
   const lastQuestion = input.previousQuestions.at(-1);
   const candidates = new Map<string, { hit: SectionHit; fused: number }>();
   const asked = new Set<string>();
-  const ask = async (query: Query): Promise<number> => {
+  const ask = async (query: Query): Promise<void> => {
     const key = query.text.trim().toLowerCase();
-    if (!key || asked.has(key)) return 0;
+    if (!key || asked.has(key)) return;
     asked.add(key);
     const hits = await searchSections(db, {
       organisationId: input.organisationId,
       sources: input.sources,
       // A space at the end: the question is complete, its last word is not a prefix being typed.
       query: `${query.text.slice(0, 1000)} `,
-      limit: PER_QUERY,
+      limit: query.limit ?? PER_QUERY,
       language: input.language,
     });
     hits.forEach((hit, rank) => {
@@ -67,12 +72,22 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
       entry.fused += query.weight / (FUSION_K + rank + 1);
       candidates.set(hit.id, entry);
     });
-    return hits.length;
   };
 
   // A question of question words only ("what is it?") is asked as typed.
-  const found = await ask({ text: contentQuery(input.question) || input.question, weight: 1 });
-  if (found < PER_QUERY / 2) for (const word of keywords(input.question, 4)) await ask({ text: word, weight: 0.6 });
+  const content = contentQuery(input.question) || input.question;
+  await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
+  // A visitor's own verbs ("raise", "stop", "turn") are often not the page's: the question is
+  // asked again without each of its words, and word by word, so a section holding all but one
+  // of them, or the rarest alone, is still a candidate.
+  const contentWords = content.split(/\s+/).filter(Boolean);
+  if (contentWords.length >= 3 && contentWords.length <= MAX_LEAVE_ONE_OUT)
+    for (const left of contentWords) await ask({ text: contentWords.filter((word) => word !== left).join(' '), weight: 0.5, limit: PER_QUERY });
+  for (const word of keywords(input.question, 5)) await ask({ text: word, weight: 0.3, limit: PER_QUERY / 2 });
+  // The page may say "directory" where the visitor says "folder".
+  for (const word of contentWords.slice(0, MAX_LEAVE_ONE_OUT))
+    for (const synonym of synonymsOf(word).slice(0, 2))
+      await ask({ text: contentWords.map((other) => (other === word ? synonym : other)).join(' '), weight: 0.5, limit: PER_QUERY });
   if (lastQuestion) await ask({ text: contentQuery(lastQuestion) || lastQuestion, weight: 0.3 });
   if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
@@ -83,11 +98,14 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   const markdown = await readSectionMarkdown(db, [...candidates.keys()]);
   // "How do I …?" is answered by a passage that shows how: a code example or numbered steps.
   const asksHow = /^\s*how\b/i.test(input.question);
+  // Release notes tell what changed, not how things work: they answer only a question about versions.
+  const asksAboutChanges = CHANGES_ASKED.test(input.question);
   const entries = [...candidates.values()].map((entry) => ({
     ...entry,
     markdown: markdown.get(entry.hit.id) ?? '',
     titleTerms: new Set(terms(entry.hit.title)),
-    headingTerms: new Set(terms(ownHeading(entry.hit.section))),
+    // A page's opening section is headed by the page title.
+    headingTerms: headingTerms(ownHeading(entry.hit.section) || entry.hit.title),
     bodyTerms: new Set(terms(entry.hit.text)),
     sentenceTerms: entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => new Set(terms(sentence))),
   }));
@@ -113,6 +131,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
       const onThisPage = contextPage !== undefined && normaliseUrl(hit.url) === contextPage;
       const offTopic = unaskedHeadingShare(hit.section, askedAbout);
       const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
+      const changes = !asksAboutChanges && isReleaseNotes(hit);
       const score =
         coverage +
         0.6 * headingCoverage +
@@ -122,14 +141,45 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
         0.3 * followUp +
         (onThisPage ? 0.25 : 0) +
         (showsHow ? 0.2 : 0) -
-        0.3 * offTopic;
-      return { hit: { ...hit, markdown }, score, relevant: coverage > 0 || followUp > 0 };
+        0.3 * offTopic -
+        (changes ? 0.5 : 0);
+      return { hit: { ...hit, markdown }, score, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
     .filter((entry) => entry.relevant)
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
   return ranked.map((entry) => entry.hit);
 }
+
+/** A question about versions or what changed between them. */
+const CHANGES_ASKED = /\b(?:release[sd]?|version|changelog|changed?|new in|what'?s new|deprecated|removed|added|upgrad\w*|\d+\.\d+)\b/i;
+
+/** Release notes and changelogs ("Release 15.5", "What's New In Python 3.11"), by title or address. */
+function isReleaseNotes(hit: SectionHit): boolean {
+  return /\b(?:release notes?|release \d[\w.]*|changelog|change log|what[’']?s new)\b/i.test(hit.title) || /(?:^|\/)(?:release[-_]?notes?|releases?[-_]\d[\w.-]*|changelog|changes|whatsnew|news)(?:[/.]|$)/i.test(new URL(hit.url, 'http://x').pathname);
+}
+
+/**
+ * A section that is mostly links (a table of contents, an index, a sitemap) points to answers
+ * without holding one: its markdown is mostly link text or, where no markdown was kept, its
+ * text runs on for hundreds of words without ending a sentence.
+ */
+function isNavigation(markdown: string, text: string): boolean {
+  if (markdown) {
+    const prose = markdown.replace(/```[\s\S]*?```/g, '');
+    if (prose.length < 200) return false;
+    let linked = 0;
+    for (const match of prose.matchAll(/\[([^\]]*)\]\([^)]*\)/g)) linked += letters(match[1]!);
+    const all = letters(prose.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1'));
+    return all > 0 && linked / all > 0.6;
+  }
+  const words = text.split(/\s+/).length;
+  // Numbers like "12.2. " end no sentence.
+  const sentenceEnds = (text.match(/(?<!\d)[.!?。！？](?:\s|$)/g) ?? []).length;
+  return words >= 300 && sentenceEnds * 80 < words;
+}
+
+const letters = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, '').length;
 
 /** Hits with the markdown of their sections, for quoting. */
 async function withMarkdown(db: Queryable, hits: SectionHit[]): Promise<RetrievedSection[]> {

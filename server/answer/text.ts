@@ -75,6 +75,42 @@ export function stem(word: string): string {
 
 const SUFFIXES = ['ational', 'ization', 'ation', 'ment', 'ness', 'ingly', 'edly', 'ing', 'ed', 'ly', 'er', 'able', 'ible', 'al', 'e'];
 
+/**
+ * Words that documentation and its readers use for the same thing: a visitor asks for a
+ * "folder" where the page says "directory", to "stop" what the page says to "cancel". Each
+ * group compares as its first word. Only English, only unambiguous in software docs.
+ */
+const SYNONYMS = `directory folder
+  dictionary dict
+  delete remove erase
+  stop cancel abort terminate kill
+  enable turn_on activate
+  disable turn_off deactivate
+  increase raise
+  decrease lower reduce
+  setting parameter
+  show display
+  error exception failure
+  start launch
+  download fetch
+  save store
+  permission privilege
+  duplicate copy
+  fast quick speed
+  parallel concurrent concurrently simultaneous
+  environment env`
+  .split('\n')
+  .map((group) => group.trim().split(/\s+/));
+const SYNONYM_OF = new Map<string, string>();
+for (const group of SYNONYMS) for (const word of group) SYNONYM_OF.set(stem(word), stem(group[0]!));
+
+/** The other words of a word's synonym group, as written: what else to search for. */
+export function synonymsOf(word: string): string[] {
+  const canonical = SYNONYM_OF.get(stem(word.toLowerCase()));
+  if (!canonical) return [];
+  return SYNONYMS.find((group) => stem(group[0]!) === canonical)!.filter((other) => stem(other) !== stem(word.toLowerCase()) && !other.includes('_'));
+}
+
 /** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
 export function terms(text: string): string[] {
   const result: string[] = [];
@@ -86,7 +122,8 @@ export function terms(text: string): string[] {
       continue;
     }
     if (STOP_WORDS.has(word) || (word.length < 2 && !/\d/.test(word))) continue;
-    result.push(stem(word));
+    const stemmed = stem(word);
+    result.push(SYNONYM_OF.get(stemmed) ?? stemmed);
   }
   return result;
 }
@@ -119,6 +156,17 @@ export function keywords(text: string, max: number): string[] {
     result.push(word);
   }
   return result.sort((a, b) => b.length - a.length).slice(0, max);
+}
+
+/**
+ * The terms of a heading, and of the words of the CamelCase names it holds: an entry headed
+ * `class csv.DictReader(…)` is about a "reader" as well.
+ */
+export function headingTerms(heading: string): Set<string> {
+  const result = new Set(terms(heading));
+  for (const identifier of heading.normalize('NFKC').match(/[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu) ?? [])
+    for (const term of terms(identifier.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2'))) result.add(term);
+  return result;
 }
 
 /** The share of `wanted` found in `have` (0 when nothing is wanted). */

@@ -72,6 +72,64 @@ const QUALITY_PAGES = [
       '```',
     ].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/release-notes/2.3',
+    title: 'Release 2.3: signing keys',
+    content: [
+      '# Release 2.3: signing keys',
+      '',
+      '## Rotating the signing key',
+      '',
+      'To rotate the signing key, use the widget settings.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/keys',
+    title: 'Signing keys',
+    content: [
+      '# Signing keys',
+      '',
+      '## Rotating the signing key',
+      '',
+      'To rotate the signing key, open the widget settings and press New key; the old key keeps working for one day.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/contents',
+    title: 'Contents',
+    content: [
+      '# Contents',
+      '',
+      ...[
+        'Exporting the archive folder', 'Archive folder layout', 'Moving the archive folder', 'Archive folder permissions', 'Exporting reports',
+        'Report archive', 'Folder names', 'Archive retention', 'Archive size', 'Export formats', 'Archive folder backups', 'Export schedules',
+      ].map((entry, index) => `- [${entry}](https://acme.test/docs/page-${index})`),
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/archive',
+    title: 'Archive',
+    content: [
+      '# Archive',
+      '',
+      'Source code: acme/archive.py',
+      '',
+      '## Exporting the archive',
+      '',
+      'Every night the archive is written to the export directory you choose in the settings, one file per day.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/glossary',
+    title: 'Glossary',
+    content: [
+      '# Glossary',
+      '',
+      '## widget secret',
+      '',
+      'The token a page sends to prove it may use a widget. It is shown once, when the widget is created, and a widget secret can be replaced at any time.',
+    ].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -143,6 +201,35 @@ describe('grounding and the embedded answer', () => {
     assert.deepEqual(citations(json.text), [1, 2]);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/billing#refunds', 'https://acme.test/docs/identity#python']);
     assert.ok(json.text.includes(PYTHON_SNIPPET));
+  });
+
+  test('release notes, which tell what changed, give way to the page that says how; a question about the release finds them', async () => {
+    const how = await ask('How do I rotate the signing key?');
+    assert.deepEqual(how.json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/keys#rotating-the-signing-key']);
+    assert.match(how.json.text, /^To rotate the signing key, open the widget settings and press New key/);
+    const changed = await ask('What changed about rotating the signing key in release 2.3?');
+    assert.match(changed.json.sources[0].url, /release-notes\/2\.3/);
+  });
+
+  test('a table of contents is not an answer: the page it points to is', async () => {
+    const { json } = await ask('Where is the archive folder exported?');
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/archive#exporting-the-archive']);
+  });
+
+  test('the visitor\'s word is found under the page\'s: "folder" finds "directory"', async () => {
+    const { json } = await ask('Which folder does the nightly archive go to?');
+    assert.match(json.text, /^Every night the archive is written to the export directory you choose in the settings/);
+  });
+
+  test('"what is …?" is answered by the first sentence under the heading that names it, though it does not repeat the name', async () => {
+    const { json } = await ask('What is a widget secret?');
+    assert.match(json.text, /^The token a page sends to prove it may use a widget \[1\]\./);
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/glossary#widget-secret');
+  });
+
+  test('a label line ("Source code: …") is never quoted as the answer', async () => {
+    const { json } = await ask('What is the archive source code?');
+    assert.doesNotMatch(json.text, /Source code: acme\/archive\.py/);
   });
 
   test('a refusal cites nothing and lists no sources, in the stream as in JSON', async () => {
