@@ -390,6 +390,8 @@ async function measureSearch(
 }
 
 const fold = (text: string) => text.toLowerCase().replace(/\s+/g, ' ');
+/** An answer as the visitor reads it: inline code is shown without its backticks. */
+const rendered = (markdown: string) => markdown.replace(/(?<!`)`([^`\n]+)`(?!`)/g, '$1');
 
 /** The contents of the fenced code blocks of a markdown answer. */
 export function fencedBlocks(markdown: string): string[] {
@@ -409,7 +411,7 @@ async function measureAnswers(server: RunningServer, corpus: Corpus, options: { 
   for (const { question, phrases, pages } of set.questions) {
     const reply = await chat(server, corpus.id, question);
     const cited = reply.sources.map((source) => pathOf(corpus, source.url) ?? source.url);
-    const holdsPhrase = phrases.some((phrase) => fold(reply.text).includes(fold(phrase)));
+    const holdsPhrase = phrases.some((phrase) => fold(rendered(reply.text)).includes(fold(phrase)));
     const citesPage = cited.some((path) => pages.includes(path));
     if (holdsPhrase && citesPage) report.answered++;
     const blocks = fencedBlocks(reply.text);

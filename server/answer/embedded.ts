@@ -81,6 +81,9 @@ const MIN_PART_COVERAGE = 0.5;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
+/** "How do I …?", "How can I …?": asks to be shown. */
+const HOW_ASKED = /^\s*how\b/i;
+
 /** "What is …?", "What does … do?", "What are …?": asks for a definition. */
 const DEFINITION_ASKED = /^\s*(?:what(?:['’]s| is| are| does| do)\b|define\b|meaning of\b)/i;
 
@@ -171,7 +174,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       // A sentence from a passage that covers the whole question, not only this sentence's part of it.
       const whole = weightOf(wanted, (term) => unit.passage.allTerms.has(term));
       const score =
-        coverage * (0.7 + 0.3 * density) * narrower * (1 + 0.6 * about) * whole * whole * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.25 * unit.passage.rank));
+        coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.25 * unit.passage.rank));
       if (!chosen || score > chosen.score) chosen = { unit, score };
     }
     return chosen?.unit;
@@ -179,14 +182,15 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
 
   const first = best(units, questionTerms);
   if (!first) return refusal;
-  const quoted = [quote(first)];
+  const asked = { terms: questionTerms, asksHow: HOW_ASKED.test(input.question) };
+  const quoted = [quote(first, asked)];
   // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
   const parts = questionParts(input.question).map((part) => terms(part));
   const unanswered = parts.length > 1 ? parts.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
   if (unanswered.length > 0) {
     const second = best(units.filter((unit) => unit.passage !== first.passage), unanswered);
     if (second && weightOf(unanswered, (term) => second.terms.has(term) || second.passage.headingTerms.has(term)) >= MIN_PART_COVERAGE) {
-      quoted.push(quote(second));
+      quoted.push(quote(second, asked));
       // Answered in the order the question asks.
       const partOf = (part: Quote) => {
         const index = parts.findIndex((partTerms) => weightOf(partTerms, (term) => part.terms.has(term)) >= MIN_PART_COVERAGE);
@@ -211,7 +215,7 @@ interface Quote {
   terms: Set<string>;
 }
 
-function quote(unit: Unit): Quote {
+function quote(unit: Unit, question: { terms: string[]; asksHow: boolean }): Quote {
   const { passage } = unit;
   const blocks = passage.blocks;
   const block = blocks[unit.block]!;
@@ -231,6 +235,8 @@ function quote(unit: Unit): Quote {
     else {
       const steps = blocks.find((other) => other.kind === 'item' && other.ordered);
       if (steps?.kind === 'item' && steps.list !== (block.kind === 'item' ? block.list : -1)) example = listOf(blocks, steps.list);
+      // "How do I …?" is shown as well as told: the passage's example that shares most with the question.
+      else if (question.asksHow) example = bestExample(blocks, question.terms);
     }
   }
   // An API entry's sentence ("Deserialize s to a Python object") says what the entry does, not its name: the name goes first.
@@ -249,6 +255,18 @@ function apiName(section: GroundingSection): string | undefined {
   const entry = /^((?:class |exception )?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\s*(?:\(.*\)|\[.*\])?\s*$/.exec(heading.trim());
   if (entry && /[._(]/.test(heading)) return entry[1]!.replace(/^(?:class|exception) /, '');
   return /^([a-z_][\w.]*) — /.exec(heading.trim())?.[1];
+}
+
+/** The code block of a passage holding most of the question's terms (the first one on a tie), if any. */
+function bestExample(blocks: Block[], wanted: string[]): string | undefined {
+  let best: { markdown: string; shared: number } | undefined;
+  for (const block of blocks) {
+    if (block.kind !== 'code') continue;
+    const have = new Set(terms(block.markdown.replace(/_/g, ' ')));
+    const shared = wanted.filter((term) => have.has(term)).length;
+    if (!best || shared > best.shared) best = { markdown: block.markdown, shared };
+  }
+  return best?.markdown;
 }
 
 /** A list of a passage, as markdown. */

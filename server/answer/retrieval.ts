@@ -132,12 +132,13 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
       const offTopic = unaskedHeadingShare(hit.section, askedAbout);
       const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
       const changes = !asksAboutChanges && isReleaseNotes(hit);
+      // A long chapter holds every word somewhere; a focused section holding them says more.
       const score =
         coverage +
         0.6 * headingCoverage +
         0.3 * titleCoverage +
         0.6 * sentenceCoverage +
-        0.4 * (fused / bestFused) +
+        fused / bestFused +
         0.3 * followUp +
         (onThisPage ? 0.25 : 0) +
         (showsHow ? 0.2 : 0) -
@@ -162,7 +163,7 @@ function isReleaseNotes(hit: SectionHit): boolean {
 /**
  * A section that is mostly links (a table of contents, an index, a sitemap) points to answers
  * without holding one: its markdown is mostly link text or, where no markdown was kept, its
- * text runs on for hundreds of words without ending a sentence.
+ * text is a long list of short lines that end no sentence.
  */
 function isNavigation(markdown: string, text: string): boolean {
   if (markdown) {
@@ -173,10 +174,12 @@ function isNavigation(markdown: string, text: string): boolean {
     const all = letters(prose.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1'));
     return all > 0 && linked / all > 0.6;
   }
-  const words = text.split(/\s+/).length;
-  // Numbers like "12.2. " end no sentence.
-  const sentenceEnds = (text.match(/(?<!\d)[.!?。！？](?:\s|$)/g) ?? []).length;
-  return words >= 300 && sentenceEnds * 80 < words;
+  // Without markdown: many short lines (titles), few of which end a sentence.
+  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  if (lines.length < 40) return false;
+  const words = lines.reduce((sum, line) => sum + line.split(/\s+/).length, 0);
+  const sentences = lines.filter((line) => /(?<!\d)[.:;。：]$/.test(line)).length;
+  return words / lines.length < 10 && sentences < lines.length / 10;
 }
 
 const letters = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, '').length;

@@ -84,8 +84,8 @@ const SYNONYMS = `directory folder
   dictionary dict
   delete remove erase
   stop cancel abort terminate kill
-  enable turn_on activate
-  disable turn_off deactivate
+  enable activate
+  disable deactivate
   increase raise
   decrease lower reduce
   setting parameter
@@ -111,17 +111,41 @@ export function synonymsOf(word: string): string[] {
   return SYNONYMS.find((group) => stem(group[0]!) === canonical)!.filter((other) => stem(other) !== stem(word.toLowerCase()) && !other.includes('_'));
 }
 
+/** A stop word, also when contracted: "what's", "there's". */
+function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word) || STOP_WORDS.has(word.replace(/['’](?:s|re|ll|d|ve)$/, ''));
+}
+
+/** Verbs of two words that say what one word says in documentation: "turn on" is "enable". */
+const PHRASES: [RegExp, string][] = [
+  [/\b(?:turn|switch)(?:s|ed|ing)? on\b/gi, 'enable'],
+  [/\b(?:turn|switch)(?:s|ed|ing)? off\b/gi, 'disable'],
+  [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) on\b/gi, 'enable $1'],
+  [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) off\b/gi, 'disable $1'],
+];
+
+/**
+ * A stop word named as a keyword of a language ("the with statement", "the is operator", "a
+ * for loop", "the WHERE clause") is content: it names the construct. It is compared as one
+ * term with its kind (`with_statement`).
+ */
+const KEYWORD_NAMED = /\b(as|async|await|break|continue|do|for|from|if|import|in|is|not|or|and|return|try|while|with|yield|where|having|when|then|into|on)\s+(statements?|keywords?|clauses?|operators?|loops?|blocks?)\b/gi;
+
+function phrasesAsWords(text: string): string {
+  return PHRASES.reduce((result, [pattern, word]) => result.replace(pattern, word), text);
+}
+
 /** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
 export function terms(text: string): string[] {
   const result: string[] = [];
-  for (const word of words(text)) {
+  for (const word of words(phrasesAsWords(text).replace(KEYWORD_NAMED, '$1_$2'))) {
     if (UNSPACED_SCRIPT.test(word)) {
       const characters = [...word];
       if (characters.length === 1) result.push(word);
       for (let index = 0; index + 1 < characters.length; index++) result.push(characters[index]! + characters[index + 1]!);
       continue;
     }
-    if (STOP_WORDS.has(word) || (word.length < 2 && !/\d/.test(word))) continue;
+    if (isStopWord(word) || (word.length < 2 && !/\d/.test(word))) continue;
     const stemmed = stem(word);
     result.push(SYNONYM_OF.get(stemmed) ?? stemmed);
   }
@@ -137,11 +161,11 @@ export function terms(text: string): string[] {
  */
 export function contentQuery(question: string): string {
   const content: string[] = [];
-  for (const token of question.normalize('NFKC').split(/\s+/)) {
+  for (const token of phrasesAsWords(question.normalize('NFKC')).split(/\s+/)) {
     // An identifier (`shared_buffers`, `json.dumps`, `__enter__`) is one content word, kept as written.
     const identifier = /^[^\p{L}\p{N}_]*([\p{L}\p{N}_]*[\p{L}\p{N}](?:[._][\p{L}\p{N}_]*[\p{L}\p{N}])*_*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
     if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());
-    else content.push(...words(token).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word))));
+    else content.push(...words(token).filter((word) => !isStopWord(word) && (word.length > 1 || /\d/.test(word))));
   }
   return [...new Set(content)].join(' ');
 }
@@ -151,7 +175,7 @@ export function keywords(text: string, max: number): string[] {
   const seen = new Set<string>();
   const result: string[] = [];
   for (const word of words(text)) {
-    if (STOP_WORDS.has(word) || word.length < 3 || seen.has(stem(word))) continue;
+    if (isStopWord(word) || word.length < 3 || seen.has(stem(word))) continue;
     seen.add(stem(word));
     result.push(word);
   }

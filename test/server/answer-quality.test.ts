@@ -130,6 +130,53 @@ const QUALITY_PAGES = [
       'The token a page sends to prove it may use a widget. It is shown once, when the widget is created, and a widget secret can be replaced at any time.',
     ].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/debugging',
+    title: 'Debugging',
+    content: [
+      '# Debugging',
+      '',
+      '## Debug output',
+      '',
+      'The debug output of a widget lists every request it sends.',
+      '',
+      'Debug output can be enabled with the `--debug` option of the server.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/reports',
+    title: 'Reports',
+    content: [
+      '# Reports',
+      '',
+      '## Exporting reports',
+      '',
+      'Reports are exported by `acme.export_reports`, once per month.',
+      '',
+      'Each export writes one file.',
+      '',
+      'Files are kept for a year.',
+      '',
+      '```python',
+      'acme.export_reports(month=3)',
+      '```',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/language',
+    title: 'Template language',
+    content: [
+      '# Template language',
+      '',
+      '## Statements',
+      '',
+      'A statement is one instruction of a template.',
+      '',
+      '## The with statement',
+      '',
+      'Runs its block with a name bound to a value, and unbinds the name when the block ends.',
+    ].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -230,6 +277,23 @@ describe('grounding and the embedded answer', () => {
   test('a label line ("Source code: …") is never quoted as the answer', async () => {
     const { json } = await ask('What is the archive source code?');
     assert.doesNotMatch(json.text, /Source code: acme\/archive\.py/);
+  });
+
+  test('"turn on" asks what the page calls "enable"', async () => {
+    const { json } = await ask('How do I turn on debug output?');
+    assert.match(json.text, /^Debug output can be enabled with the `--debug` option of the server \[1\]\./);
+  });
+
+  test('"how do I …?" shows the passage\'s example even when it is not next to the sentence that answers', async () => {
+    const { json } = await ask('How do I export reports?');
+    assert.match(json.text, /^`?Reports are exported by `acme\.export_reports`, once per month \[1\]\./);
+    assert.ok(json.text.includes('```python\nacme.export_reports(month=3)\n```'), json.text);
+  });
+
+  test('a keyword named as such ("the with statement") is what is asked about, not a stop word', async () => {
+    const { json } = await ask('What does the with statement do?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/language#the-with-statement');
+    assert.match(json.text, /^Runs its block with a name bound to a value/);
   });
 
   test('a refusal cites nothing and lists no sources, in the stream as in JSON', async () => {
