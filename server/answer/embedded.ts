@@ -11,7 +11,7 @@
  * language, instead of guessing.
  */
 import { plainInline } from '../content/markdown.js';
-import { headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { DEFINITION_ASKED, HOW_ASKED, headingExactness, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -80,12 +80,6 @@ const MIN_COVERAGE = 0.6;
 const MIN_PART_COVERAGE = 0.5;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
-
-/** "How do I …?", "How can I …?": asks to be shown. */
-const HOW_ASKED = /^\s*how\b/i;
-
-/** "What is …?", "What does … do?", "What are …?": asks for a definition. */
-const DEFINITION_ASKED = /^\s*(?:what(?:['’]s| is| are| does| do)\b|define\b|meaning of\b)/i;
 
 /** A block of a passage's markdown, in order. */
 type Block =
@@ -165,7 +159,8 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       if (matched === 0 && !opensHeading && !definitional) continue;
       // "What is a decorator?" is answered by the first sentence under the heading "decorator", which need not repeat it.
       const defines = definitional && unit.position === 0 && weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term)) > 0.99;
-      const coverage = defines ? 1.5 + (0.25 * followUp) / totalWeight : (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight;
+      // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
+      const coverage = defines ? 1 + headingExactness(unit.passage.ownHeadingTerms, wanted) + (0.25 * followUp) / totalWeight : (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight;
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);

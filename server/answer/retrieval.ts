@@ -16,7 +16,7 @@ import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchSections, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { contentQuery, headingTerms, keywords, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { DEFINITION_ASKED, HOW_ASKED, contentQuery, headingExactness, headingTerms, isApiHeading, keywords, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -97,7 +97,11 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   const contextPage = normaliseUrl(input.context?.url);
   const markdown = await readSectionMarkdown(db, [...candidates.keys()]);
   // "How do I …?" is answered by a passage that shows how: a code example or numbered steps.
-  const asksHow = /^\s*how\b/i.test(input.question);
+  const asksHow = HOW_ASKED.test(input.question);
+  // "What is a dataclass?" asks about a topic; an API entry that mentions it answers a narrower question,
+  // unless the question names an identifier itself ("What does itertools.groupby do?").
+  const asksDefinition = DEFINITION_ASKED.test(input.question);
+  const namesIdentifier = contentQuery(input.question).split(' ').some((word) => /[._]/.test(word));
   // Release notes tell what changed, not how things work: they answer only a question about versions.
   const asksAboutChanges = CHANGES_ASKED.test(input.question);
   const entries = [...candidates.values()].map((entry) => ({
@@ -132,7 +136,9 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
       const offTopic = unaskedHeadingShare(hit.section, askedAbout);
       const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
       const changes = !asksAboutChanges && isReleaseNotes(hit);
-      // A long chapter holds every word somewhere; a focused section holding them says more.
+      const ownHeadingText = ownHeading(hit.section, { withParameters: true }) || hit.title;
+      const defines = asksDefinition && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
+      const narrowEntry = asksDefinition && !namesIdentifier && isApiHeading(ownHeadingText);
       const score =
         coverage +
         0.6 * headingCoverage +
@@ -141,8 +147,10 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
         fused / bestFused +
         0.3 * followUp +
         (onThisPage ? 0.25 : 0) +
-        (showsHow ? 0.2 : 0) -
+        (showsHow ? 0.2 : 0) +
+        0.4 * defines -
         0.3 * offTopic -
+        (narrowEntry ? 0.4 : 0) -
         (changes ? 0.5 : 0);
       return { hit: { ...hit, markdown }, score, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
@@ -153,7 +161,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
 }
 
 /** A question about versions or what changed between them. */
-const CHANGES_ASKED = /\b(?:release[sd]?|version|changelog|changed?|new in|what'?s new|deprecated|removed|added|upgrad\w*|\d+\.\d+)\b/i;
+const CHANGES_ASKED = /\b(?:releases?|released|versions?|changelog|what['’]?s new|new in|deprecated|(?:changed|added|removed) in|upgrad(?:e|ed|ing))\b|\b\d+\.\d+\b/i;
 
 /** Release notes and changelogs ("Release 15.5", "What's New In Python 3.11"), by title or address. */
 function isReleaseNotes(hit: SectionHit): boolean {

@@ -193,6 +193,26 @@ export function headingTerms(heading: string): Set<string> {
   return result;
 }
 
+/** "How do I …?", "How can I …?": asks to be shown. */
+export const HOW_ASKED = /^\s*how\b/i;
+
+/** "What is …?", "What does … do?", "What are …?": asks for a definition. */
+export const DEFINITION_ASKED = /^\s*(?:what(?:['’]s| is| are| does| do)\b|define\b|meaning of\b)/i;
+
+/** The share of a heading's words (numbers aside) that the question asks about: 1 when it names just that. */
+export function headingExactness(heading: Set<string>, asked: Iterable<string>): number {
+  const words = [...heading].filter((term) => !/^\d+$/.test(term));
+  return words.length === 0 ? 0 : share(new Set(words), new Set(asked));
+}
+
+/**
+ * A heading that is an API entry (`json.loads(s)`, `class csv.DictReader(…)`,
+ * `exception dataclasses.FrozenInstanceError`, `shared_buffers (integer)`) rather than a topic.
+ */
+export function isApiHeading(heading: string): boolean {
+  return /^\s*(?:(?:class|exception|classmethod|staticmethod|method|function|attribute)\s+)?[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)+|^\s*[\p{L}_][\p{L}\p{N}_]*(?:_[\p{L}\p{N}]+)+\b|^\s*[\p{L}_][\p{L}\p{N}_.]*\s*\(/u.test(heading);
+}
+
 /** The share of `wanted` found in `have` (0 when nothing is wanted). */
 export function share(wanted: Set<string>, have: Set<string>): number {
   if (wanted.size === 0) return 0;

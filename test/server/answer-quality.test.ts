@@ -177,6 +177,22 @@ const QUALITY_PAGES = [
       'Runs its block with a name bound to a value, and unbinds the name when the block ends.',
     ].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/api-reference',
+    title: 'API reference',
+    content: [
+      '# API reference',
+      '',
+      '## class acme.Ledger(month)',
+      '',
+      'A ledger of one month, with one row per order; `Ledger.close()` ends it.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/concepts',
+    title: 'Concepts',
+    content: ['# Concepts', '', '## Ledger', '', 'The record of every payment an organisation received, kept for ten years.'].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -294,6 +310,12 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('What does the with statement do?');
     assert.equal(json.sources[0].url, 'https://acme.test/docs/language#the-with-statement');
     assert.match(json.text, /^Runs its block with a name bound to a value/);
+  });
+
+  test('"what is …?" about a topic is answered by the topic, not by an API entry that mentions it', async () => {
+    const { json } = await ask('What is a ledger?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/concepts#ledger');
+    assert.match(json.text, /^The record of every payment an organisation received/);
   });
 
   test('a refusal cites nothing and lists no sources, in the stream as in JSON', async () => {
