@@ -131,6 +131,8 @@ export class AssistChat extends WidgetElement<AssistChatEventMap> {
   declare trigger: string;
   /** `bubble` or `inline`; default from the dashboard. */
   declare variant: string;
+  /** Whether the bubble panel is open. */
+  declare open: boolean;
   declare private view: 'chat' | 'history';
   declare private draft: string;
 

@@ -140,6 +140,8 @@ export class AssistSearch extends WidgetElement<AssistSearchEventMap> {
 
   /** `modal` or `inline`; default from the dashboard. */
   declare variant: string;
+  /** Whether the modal is open. */
+  declare open: boolean;
   /** Modal only: show a search box that opens the modal (default true; `Assist.search` shows it when given a `target`). */
   declare box: boolean;
 
