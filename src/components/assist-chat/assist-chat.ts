@@ -19,7 +19,7 @@ import { StreamingMarkdown, renderMarkdown, trustedHtml } from '../shared/markdo
 import type { AttributeOptionNames } from '../shared/mount.js';
 import { speechInputSupported } from '../shared/speech.js';
 import { markdownStyles, themeStyles } from '../shared/theme.js';
-import { WidgetElement } from '../shared/widget-element.js';
+import { WidgetElement, type WidgetEventMap } from '../shared/widget-element.js';
 import { chatStyles } from './assist-chat.styles.js';
 
 /** `detail` of `assist-message`: a question sent, or an answer completed. */
@@ -32,18 +32,11 @@ export interface AssistMessageDetail {
   sources?: Source[];
 }
 
-/** `detail` of `assist-error`: why a load, an answer or a history action failed. */
-export interface AssistErrorDetail {
-  error: AssistError;
-}
+export type { AssistErrorDetail } from '../shared/widget-element.js';
 
 /** The DOM events of `<assist-chat>`; all bubble and cross shadow roots. */
-export interface AssistChatEventMap {
-  'assist-ready': CustomEvent<{ config: WidgetConfig }>;
-  'assist-open': CustomEvent<Record<string, never>>;
-  'assist-close': CustomEvent<Record<string, never>>;
+export interface AssistChatEventMap extends WidgetEventMap {
   'assist-message': CustomEvent<AssistMessageDetail>;
-  'assist-error': CustomEvent<AssistErrorDetail>;
 }
 
 /** The mount options `<assist-chat>` reads from its attributes. */

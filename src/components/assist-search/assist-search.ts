@@ -3,7 +3,7 @@ import { live } from 'lit/directives/live.js';
 import type { Hit, WidgetConfig } from '../../../wire/contract.js';
 import { SearchSession, type PageGroup, type QueryOption, type ResultOption, type SearchOption, type SearchSessionState } from '../../client/search-session.js';
 import type { AssistClient, ClientEvents } from '../../client/types.js';
-import { toAssistError, type AssistError } from '../../core/errors.js';
+import { toAssistError } from '../../core/errors.js';
 import { previewNotice, previewNoticeStyles } from '../shared/preview-notice.js';
 import { errorMessage } from '../shared/error-message.js';
 import { AnswerFeedback, feedbackStyles } from '../shared/feedback.js';
@@ -16,7 +16,7 @@ import { StreamingMarkdown } from '../shared/markdown.js';
 import type { AttributeOptionNames } from '../shared/mount.js';
 import { speechInputSupported } from '../shared/speech.js';
 import { markdownStyles, themeStyles } from '../shared/theme.js';
-import { WidgetElement } from '../shared/widget-element.js';
+import { WidgetElement, type WidgetEventMap } from '../shared/widget-element.js';
 import { searchStyles } from './assist-search.styles.js';
 import { adoptScopedStyles } from './light-dom.js';
 import { parseSnippet } from './snippet.js';
@@ -44,13 +44,9 @@ export interface AssistSelectDetail {
 }
 
 /** The DOM events of `<assist-search>`; all bubble and cross shadow roots. */
-export interface AssistSearchEventMap {
-  'assist-ready': CustomEvent<{ config: WidgetConfig }>;
-  'assist-open': CustomEvent<Record<string, never>>;
-  'assist-close': CustomEvent<Record<string, never>>;
+export interface AssistSearchEventMap extends WidgetEventMap {
   'assist-search': CustomEvent<AssistSearchDetail>;
   'assist-select': CustomEvent<AssistSelectDetail>;
-  'assist-error': CustomEvent<{ error: AssistError }>;
 }
 
 export type { SearchPhase } from '../../client/search-session.js';

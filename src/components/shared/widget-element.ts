@@ -26,7 +26,22 @@ const OTHER_WIDGET: Record<WidgetType, string> = {
   search: 'Assist.chat() or <assist-chat>',
 };
 
-export abstract class WidgetElement<EventMap extends { [Name in keyof EventMap]: CustomEvent }> extends LitElement {
+/** `detail` of `assist-error`: why a load, an answer, a search or a history action failed. */
+export interface AssistErrorDetail {
+  error: AssistError;
+}
+
+/** The DOM events every widget dispatches; all bubble and cross shadow roots. */
+export interface WidgetEventMap {
+  'assist-ready': CustomEvent<{ config: WidgetConfig }>;
+  'assist-open': CustomEvent<Record<string, never>>;
+  'assist-close': CustomEvent<Record<string, never>>;
+  'assist-error': CustomEvent<AssistErrorDetail>;
+}
+
+type DetailOf<Event> = Event extends CustomEvent<infer Detail> ? Detail : never;
+
+export abstract class WidgetElement<EventMap extends WidgetEventMap> extends LitElement {
   static override properties: PropertyDeclarations = {
     widget: {},
     baseUrl: { attribute: 'base-url' },
@@ -133,7 +148,7 @@ export abstract class WidgetElement<EventMap extends { [Name in keyof EventMap]:
   protected clientEvent<Name extends keyof ClientEvents>(_name: Name, _payload: ClientEvents[Name]): void {}
 
   /** Dispatches an `assist-*` event; false when a listener cancelled it (`cancelable` only). */
-  protected emit<Name extends keyof EventMap & string>(name: Name, detail: EventMap[Name]['detail'], cancelable = false): boolean {
+  protected emit<Name extends keyof EventMap & string>(name: Name, detail: DetailOf<EventMap[Name]>, cancelable = false): boolean {
     return this.dispatch(name, detail, cancelable);
   }
 
