@@ -416,14 +416,6 @@ export class AssistSearch extends WidgetElement<AssistSearchEventMap> {
     this.fieldInput?.focus();
   }
 
-  private choose(option: SearchOption, newTab: boolean): void {
-    this.session?.choose(option, newTab);
-  }
-
-  private activate(id: string): void {
-    this.session?.activate(id);
-  }
-
   /** Tracks the click and asks the page whether to navigate; true when the widget should. */
   private select(url: string, rank: number | undefined, source: 'result' | 'summary', newTab: boolean): boolean {
     const { queryId = null, searchedQuery = '' } = this.session?.state ?? {};
@@ -540,7 +532,7 @@ export class AssistSearch extends WidgetElement<AssistSearchEventMap> {
   private renderAsk(option: QueryOption): TemplateResult {
     const active = option.id === this.activeId;
     return html`<div class="option ask" part=${active ? 'ask active' : 'ask'} role="option" id=${option.id} aria-selected=${String(active)}
-      @click=${() => this.choose(option, false)} @pointermove=${() => this.activate(option.id)}>
+      @click=${() => this.session?.choose(option, false)} @pointermove=${() => this.session?.activate(option.id)}>
       ${icons.sparkle}<span>${this.strings('searchAskAi', { query: option.query })}</span>
     </div>`;
   }
@@ -608,7 +600,7 @@ export class AssistSearch extends WidgetElement<AssistSearchEventMap> {
           tabindex="-1" aria-selected=${String(active)}
           @click=${(event: MouseEvent) => this.onResultClick(event, option)}
           @auxclick=${(event: MouseEvent) => this.onResultClick(event, option)}
-          @pointermove=${() => this.activate(option.id)}>
+          @pointermove=${() => this.session?.activate(option.id)}>
           <span class="section">${option.hit.section || option.hit.title}</span>
           <span class="snippet">${parseSnippet(option.hit.snippet).map((run) => (run.marked ? html`<mark>${run.text}</mark>` : run.text))}</span>
         </a>`;
@@ -626,7 +618,7 @@ export class AssistSearch extends WidgetElement<AssistSearchEventMap> {
         <div class="group-title" id="${this.idPrefix}-${kind}">${title}</div>
         ${options.map(
           (item) => html`<div class="option ${kind}" role="option" id=${item.id} aria-selected=${String(item.id === this.activeId)}
-            @click=${() => this.choose(item, false)} @pointermove=${() => this.activate(item.id)}>
+            @click=${() => this.session?.choose(item, false)} @pointermove=${() => this.session?.activate(item.id)}>
             ${kind === 'recent' ? icons.clock : icons.sparkle}<span>${item.query}</span>
           </div>`,
         )}
