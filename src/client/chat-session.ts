@@ -123,6 +123,7 @@ export class ChatSession {
     if (!question || this.busy) return false;
     const message: MutableMessage = { role: 'user', question, text: question, state: 'done' };
     this.messages.push(message);
+    this.changed();
     this.events.emit('message', { message, conversationId: this.conversationId });
     void this.ask(question);
     return true;
@@ -165,8 +166,8 @@ export class ChatSession {
         ...(message.answerId && { answerId: message.answerId }),
       };
     });
-    this.events.emit('restore', { messages: this.messages });
     this.changed();
+    this.events.emit('restore', { messages: this.state.messages });
   }
 
   /** Copies an answer's text to the clipboard, marking it copied for a moment; false when the browser refused. */
@@ -258,6 +259,7 @@ export class ChatSession {
       message.answerId = reply.answerId;
       message.state = 'done';
       this.conversationId = reply.conversationId;
+      this.changed();
       this.events.emit('message', { message, conversationId: reply.conversationId });
     } catch (caught) {
       if (!this.messages.includes(message)) return;
@@ -267,16 +269,17 @@ export class ChatSession {
         message.state = 'failed';
         message.error = error;
       }
+      this.changed();
       this.events.emit('interrupted', { message });
       if (error.code !== 'aborted') this.events.emit('error', { error });
     }
-    this.changed();
   }
 
   /** Runs a history action; true when it succeeded, else the failure is in `historyError`. */
   private async run(action: (client: AssistClient) => Promise<unknown>): Promise<boolean> {
     let failure: AssistError | null = null;
     this.historyError = null;
+    this.changed();
     try {
       await action(this.client);
     } catch (error) {

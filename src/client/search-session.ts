@@ -354,8 +354,8 @@ export class SearchSession {
     this.hits = [];
     this.summary = HIDDEN_SUMMARY;
     this.recentList = this.recent?.list() ?? [];
-    this.events.emit('reset', {});
     this.changed();
+    this.events.emit('reset', {});
   }
 
   /**
@@ -368,8 +368,8 @@ export class SearchSession {
     this.phase = 'loading';
     this.navigation = { ...this.navigation, activeIndex: -1 };
     if (this.options.summary) this.summary = { ...HIDDEN_SUMMARY, phase: 'loading' };
-    this.events.emit('search', { query });
     this.changed();
+    this.events.emit('search', { query });
     if (this.options.summary) void this.summarize(query, run.signal);
     try {
       const { hits, queryId } = await this.client.search(query, { signal: run.signal });

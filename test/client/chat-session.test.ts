@@ -202,6 +202,23 @@ describe('ChatSession', () => {
     expect(errors).to.deep.equal(['invalid_identity']);
   });
 
+  it('while the history loads again, neither the old list nor the old error shows', async () => {
+    worker.use(http.get(`${API}/conversations`, () => HttpResponse.json(errorBody('invalid_identity'), { status: 403 }), { once: true }));
+    const session = newSession({ user: USER });
+    expect(await session.loadConversations()).to.equal(false);
+    expect(session.state.historyError?.code).to.equal('invalid_identity');
+
+    let answer!: () => void;
+    worker.use(http.get(`${API}/conversations`, () => new Promise<Response>((resolve) => (answer = () => resolve(HttpResponse.json({ conversations: [] }))))));
+    const loading = session.loadConversations();
+    expect(session.state.historyError).to.equal(null);
+    expect(session.state.conversations).to.equal(null);
+    await until(() => answer !== undefined);
+    answer();
+    expect(await loading).to.equal(true);
+    expect(session.state.conversations).to.deep.equal([]);
+  });
+
   it('deleting the conversation on screen starts over; deleting another keeps it', async () => {
     worker.use(
       http.post(`${API}/chat`, () => sseResponse(chatEvents())),
