@@ -129,6 +129,8 @@ export class AssistChat extends WidgetElement<AssistChatEventMap> {
   declare private view: 'chat' | 'history';
   declare private draft: string;
 
+  /** The client to talk through; made from `widget`, `base-url` and `user` when not given. */
+  declare client: AssistClient | null;
   /** The visitor, when the element makes its own client (set before it connects). */
   user: VisitorInput | null = null;
   /** The conversation, once the config is loaded. */
