@@ -10,6 +10,7 @@
  *   node scripts/custom-elements-manifest.mjs [out]     (default custom-elements.json)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 
 const ELEMENTS = ['src/components/assist-chat/assist-chat.ts', 'src/components/assist-search/assist-search.ts'];
@@ -59,9 +60,9 @@ function literal(node) {
   return node.getText();
 }
 
-function moduleFor(path) {
+/** The class of an element's module, with its source and the values of `OPTION_ATTRIBUTES` and `customElements.define`. */
+function classIn(path) {
   const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2022, true);
-  const jsPath = `dist/npm/${path.replace(/\.ts$/, '.js')}`;
   let tagName;
   let optionAttributes = { text: [], flags: [], numbers: [] };
   let declaration;
@@ -72,26 +73,52 @@ function moduleFor(path) {
     ts.forEachChild(node, visit);
   };
   visit(source);
+  return { source, tagName, optionAttributes, declaration };
+}
+
+/** The module a class extends, when it is one of ours (`import { WidgetElement } from '../shared/widget-element.js'`). */
+function baseClassPath(source, declaration) {
+  const base = declaration.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression.getText();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !statement.importClause?.namedBindings || !ts.isNamedImports(statement.importClause.namedBindings)) continue;
+    const specifier = statement.moduleSpecifier.text;
+    if (!specifier.startsWith('.') || !statement.importClause.namedBindings.elements.some((element) => element.name.text === base)) continue;
+    return join(dirname(source.fileName), specifier).replace(/\.js$/, '.ts');
+  }
+  return null;
+}
+
+function moduleFor(path) {
+  const { source, tagName, optionAttributes, declaration } = classIn(path);
+  const jsPath = `dist/npm/${path.replace(/\.ts$/, '.js')}`;
   if (!declaration || !tagName) throw new Error(`${path}: no element class or no customElements.define()`);
+  // The shared base class's public API is the element's too; the element's own declarations win.
+  const basePath = baseClassPath(source, declaration);
+  const base = basePath ? classIn(basePath) : null;
+  const sourceText = source.text + (base?.source.text ?? '');
 
   const reactive = {};
-  const members = [];
-  for (const member of declaration.members) {
-    if (!member.name || isPrivate(member)) continue;
-    const name = member.name.getText();
-    if (isStatic(member)) {
-      if (name === 'properties' && ts.isPropertyDeclaration(member) && member.initializer) Object.assign(reactive, literal(member.initializer));
-      continue;
-    }
-    // Lifecycle callbacks are the platform's and Lit's, not this element's API.
-    if (isOverride(member)) continue;
-    const description = descriptionOf(member);
-    if (ts.isMethodDeclaration(member)) {
-      members.push({ kind: 'method', name, description, return: { type: { text: member.type?.getText() ?? 'void' } } });
-    } else if (ts.isPropertyDeclaration(member)) {
-      members.push({ kind: 'field', name, type: { text: member.type?.getText() ?? 'unknown' }, description });
+  const byName = new Map();
+  for (const classDeclaration of [base?.declaration, declaration]) {
+    for (const member of classDeclaration?.members ?? []) {
+      if (!member.name || isPrivate(member)) continue;
+      const name = member.name.getText();
+      if (isStatic(member)) {
+        if (name === 'properties' && ts.isPropertyDeclaration(member) && member.initializer) Object.assign(reactive, literal(member.initializer));
+        continue;
+      }
+      // Lifecycle callbacks are the platform's and Lit's, not this element's API.
+      if (isOverride(member)) continue;
+      const description = descriptionOf(member);
+      const inherited = byName.get(name);
+      if (ts.isMethodDeclaration(member)) {
+        byName.set(name, { kind: 'method', name, description: description || inherited?.description || '', return: { type: { text: member.type?.getText() ?? 'void' } } });
+      } else if (ts.isPropertyDeclaration(member)) {
+        byName.set(name, { kind: 'field', name, type: { text: member.type?.getText() ?? 'unknown' }, description: description || inherited?.description || '' });
+      }
     }
   }
+  const members = [...byName.values()];
   const fields = new Map(members.filter((member) => member.kind === 'field').map((member) => [member.name, member]));
   const attributes = [];
   for (const [name, options] of Object.entries(reactive)) {
@@ -111,7 +138,7 @@ function moduleFor(path) {
   for (const name of optionAttributes.flags ?? []) attributes.push(optionAttribute(name, 'boolean'));
   for (const name of optionAttributes.numbers ?? []) attributes.push(optionAttribute(name, 'number'));
   // The search element reads `trigger` as an attribute only (the chat element also has the property).
-  if (!attributes.some((attribute) => attribute.name === 'trigger') && source.text.includes("getAttribute('trigger')")) {
+  if (!attributes.some((attribute) => attribute.name === 'trigger') && sourceText.includes("getAttribute('trigger')")) {
     attributes.push({ name: 'trigger', type: { text: 'string' }, description: 'CSS selector of your own elements that open the widget.' });
   }
 

@@ -31,6 +31,26 @@ export type { RetryPolicy } from './core/transport.js';
 export type { VisitorInput } from './core/identity.js';
 export type { LocalConversation, LocalMessage } from './core/history.js';
 
+// Headless sessions: the widgets' behaviour, for custom UIs
+export { ChatSession } from './client/chat-session.js';
+export type { ChatMessage, ChatSessionEvents, ChatSessionState } from './client/chat-session.js';
+export { SearchSession, navigationReducer } from './client/search-session.js';
+export type {
+  NavigationAction,
+  NavigationState,
+  PageGroup,
+  QueryOption,
+  ResultOption,
+  SearchKey,
+  SearchOption,
+  SearchPhase,
+  SearchSessionEvents,
+  SearchSessionOptions,
+  SearchSessionState,
+  SearchSummary,
+  SummaryPhase,
+} from './client/search-session.js';
+
 // Errors
 export { AssistError, isAssistError } from './core/errors.js';
 export type { AssistErrorCode, ClientErrorCode } from './core/errors.js';
@@ -51,7 +71,7 @@ export type { WidgetController, WidgetHandle, WidgetHandleState, WidgetMountOpti
 export { AssistChat } from './components/assist-chat/assist-chat.js';
 export type { AssistChatEventMap, AssistErrorDetail, AssistMessageDetail } from './components/assist-chat/assist-chat.js';
 export { AssistSearch } from './components/assist-search/assist-search.js';
-export type { AssistSearchDetail, AssistSearchEventMap, AssistSelectDetail, SearchPhase } from './components/assist-search/assist-search.js';
+export type { AssistSearchDetail, AssistSearchEventMap, AssistSelectDetail } from './components/assist-search/assist-search.js';
 
 // Wire types (the HTTP contract)
 export { LOCALES } from '../wire/contract.js';

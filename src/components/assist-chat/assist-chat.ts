@@ -1,29 +1,25 @@
-import { LitElement, html, nothing, render, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, render, type PropertyValues, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
-import { VARIANTS, type ConversationMessage, type ConversationSummary, type Source, type WidgetConfig } from '../../../wire/contract.js';
-import { createClient } from '../../client/client.js';
-import type { AssistClient } from '../../client/types.js';
-import { AssistError } from '../../core/errors.js';
-import type { LocalMessage } from '../../core/history.js';
+import type { Source, WidgetConfig } from '../../../wire/contract.js';
+import { ChatSession, type ChatMessage, type ChatSessionState } from '../../client/chat-session.js';
+import type { AssistClient, ClientOptions } from '../../client/types.js';
+import type { AssistError } from '../../core/errors.js';
 import type { VisitorInput } from '../../core/identity.js';
 import { isBusy } from '../../core/status.js';
-import { explainFailure, warnOnce } from '../../core/warn.js';
-import type { WidgetMountOptions } from '../../core/widget-handle.js';
 import { previewNotice, previewNoticeStyles } from '../shared/preview-notice.js';
-import { ClientController } from '../shared/client-controller.js';
-import { errorMessage, toAssistError } from '../shared/error-message.js';
+import { errorMessage } from '../shared/error-message.js';
 import { AnswerFeedback, feedbackStyles } from '../shared/feedback.js';
 import { sourceName, webUrl } from '../shared/links.js';
-import { FocusReturn, lockPageScroll, markTriggers, trapTab } from '../shared/focus.js';
-import { loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
-import { applyLanguage, messageLanguage } from '../shared/language.js';
+import { trapTab } from '../shared/focus.js';
+import { messageLanguage } from '../shared/language.js';
 import { icons } from '../shared/icons.js';
 import { streamingMarkdownView } from '../shared/markdown-view.js';
 import { StreamingMarkdown, renderMarkdown, trustedHtml } from '../shared/markdown.js';
-import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
-import { SpeechInput, speechInputSupported } from '../shared/speech.js';
-import { applyTheme, markdownStyles, themeStyles } from '../shared/theme.js';
+import type { AttributeOptionNames } from '../shared/mount.js';
+import { speechInputSupported } from '../shared/speech.js';
+import { markdownStyles, themeStyles } from '../shared/theme.js';
+import { WidgetElement, type WidgetEventMap } from '../shared/widget-element.js';
 import { chatStyles } from './assist-chat.styles.js';
 
 /** `detail` of `assist-message`: a question sent, or an answer completed. */
@@ -36,32 +32,11 @@ export interface AssistMessageDetail {
   sources?: Source[];
 }
 
-/** `detail` of `assist-error`: why a load, an answer or a history action failed. */
-export interface AssistErrorDetail {
-  error: AssistError;
-}
+export type { AssistErrorDetail } from '../shared/widget-element.js';
 
 /** The DOM events of `<assist-chat>`; all bubble and cross shadow roots. */
-export interface AssistChatEventMap {
-  'assist-ready': CustomEvent<{ config: WidgetConfig }>;
-  'assist-open': CustomEvent<Record<string, never>>;
-  'assist-close': CustomEvent<Record<string, never>>;
+export interface AssistChatEventMap extends WidgetEventMap {
   'assist-message': CustomEvent<AssistMessageDetail>;
-  'assist-error': CustomEvent<AssistErrorDetail>;
-}
-
-/** One message as the panel shows it. */
-interface Entry {
-  role: 'user' | 'assistant';
-  /** The question, or (for an answer) the question it answers, to retry it. */
-  question: string;
-  /** Answers: the markdown, growing while it streams. */
-  answer?: StreamingMarkdown;
-  sources?: Source[];
-  state: 'streaming' | 'done' | 'stopped' | 'failed';
-  error?: AssistError;
-  /** Answers the server named (`answerId`): the visitor's rating of it. */
-  feedback?: AnswerFeedback;
 }
 
 /** The mount options `<assist-chat>` reads from its attributes. */
@@ -136,84 +111,52 @@ const SMALL_SCREEN = '(max-width: 639.98px)';
  * @cssproperty --assist-panel-width - Width of the bubble panel.
  * @cssproperty --assist-panel-height - Height of the bubble panel.
  */
-export class AssistChat extends LitElement {
+export class AssistChat extends WidgetElement<AssistChatEventMap> {
   static override styles = [themeStyles, markdownStyles, feedbackStyles, chatStyles, previewNoticeStyles];
 
   static override properties = {
-    widget: {},
-    baseUrl: { attribute: 'base-url' },
     trigger: {},
-    variant: { reflect: true },
-    open: { type: Boolean, reflect: true },
-    config: { state: true },
     view: { state: true },
     draft: { state: true },
   };
 
-  /** The widget key, `{organisation}/{widget}`. */
-  declare widget: string;
-  /** The API origin; default: the page's. */
-  declare baseUrl: string;
   /** CSS selector of your own elements that open the bubble panel instead of the launcher. */
   declare trigger: string;
   /** `bubble` or `inline`; default from the dashboard. */
   declare variant: string;
   /** Whether the bubble panel is open. */
   declare open: boolean;
-  /** The config in use (dashboard settings with the options laid over them), once loaded. */
-  declare config: WidgetConfig | null;
   declare private view: 'chat' | 'history';
   declare private draft: string;
 
   /** The client to talk through; made from `widget`, `base-url` and `user` when not given. */
-  client: AssistClient | null = null;
+  declare client: AssistClient | null;
   /** The visitor, when the element makes its own client (set before it connects). */
   user: VisitorInput | null = null;
-  /** Mount options laid over the dashboard's settings (attributes are read too). */
-  options: WidgetMountOptions = {};
-  /** Your own elements that open the panel (`trigger` names them in markup). */
-  triggers: Element[] = [];
+  /** The conversation, once the config is loaded. */
+  session: ChatSession | null = null;
 
-  private readonly clientState = new ClientController(this);
-  private strings: Strings = stringsFor('en');
-  private entries: Entry[] = [];
-  private conversationId: string | null = null;
-  private conversations: ConversationSummary[] | null = null;
-  private historyError: AssistError | null = null;
+  protected readonly widgetType = 'chatbot';
+  protected readonly optionAttributes = OPTION_ATTRIBUTES;
   private notice = '';
   /** The greeting is markdown like an answer, rendered once. */
   private greetingHtml = '';
-  private copied: Entry | null = null;
+  /** Each answer's rendering, kept while it streams so only the new text is rendered. */
+  private readonly markdown = new WeakMap<ChatMessage, StreamingMarkdown>();
+  private readonly feedback = new WeakMap<ChatMessage, AnswerFeedback>();
   /** Follow new text to the bottom until the visitor scrolls up. */
   private stickToBottom = true;
-  private loading: Promise<WidgetConfig> | null = null;
-  /** Why the config could not be loaded; shown in preview mode only. */
-  private loadFailure: AssistError | null = null;
-  private readonly focusReturn = new FocusReturn();
-  private releaseScroll: (() => void) | null = null;
   /** The open panel covers the screen (small screens): a modal dialog then, else one beside the page, which stays usable. */
   private modal = false;
-  private speechBase = '';
-  private readonly speech = new SpeechInput({
-    onText: (text) => (this.draft = this.speechBase + text),
-    onEnd: () => this.requestUpdate(),
-  });
 
   constructor() {
     super();
-    this.open = false;
-    this.config = null;
     this.view = 'chat';
     this.draft = '';
-    this.clientState.prepareTokens = () => this.entries.at(-1)?.answer?.prepare();
-  }
-
-  /**
-   * Loads the config (once; later calls return the same promise) and lays the options over it.
-   * Rejects when the config cannot be loaded or the widget is not a chat widget.
-   */
-  load(): Promise<WidgetConfig> {
-    return (this.loading ??= this.loadConfig());
+    this.clientState.prepareTokens = () => {
+      const last = this.messages.at(-1);
+      if (last?.role === 'assistant') this.markdownOf(last).prepare();
+    };
   }
 
   /**
@@ -242,7 +185,7 @@ export class AssistChat extends LitElement {
     if (this.open) return;
     this.focusReturn.remember(returnTo);
     this.modal = matchMedia(SMALL_SCREEN).matches;
-    if (this.modal) this.releaseScroll = lockPageScroll();
+    if (this.modal) this.lockScroll();
     this.open = true;
     this.focusInput();
     this.emit('assist-open', {});
@@ -263,37 +206,64 @@ export class AssistChat extends LitElement {
     else this.show();
   }
 
-  /** Removes the element and stops its client (answers in progress are cancelled). */
-  destroy(): void {
-    this.remove();
-    this.client?.dispose();
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (this.config) this.bindTriggers();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.unbindTriggers();
-    this.unlockScroll();
-    this.speech.abort();
-  }
-
   protected override updated(changed: PropertyValues<this>): void {
-    // In markup the widget loads itself, once its attributes and the `user` property are set
-    // (after this update, which loading would otherwise interrupt with another).
-    if (!this.loading && (this.widget || this.client)) queueMicrotask(() => this.loadFromMarkup());
-    if (changed.has('open')) markTriggers(this.triggers, this.open);
+    super.updated(changed);
     const log = this.log;
     if (log && this.stickToBottom) log.scrollTop = log.scrollHeight;
     this.addCodeCopyButtons();
   }
 
-  private loadFromMarkup(): void {
-    if (this.loading) return;
-    this.load().catch((error: unknown) => console.error(`[assist] <assist-chat widget="${this.widget ?? ''}">: the widget could not be loaded.`, error));
+  protected override clientOptions(): ClientOptions {
+    return { ...super.clientOptions(), user: this.user };
+  }
+
+  protected override get triggerSelector(): string | null {
+    return this.trigger || null;
+  }
+
+  protected get typedText(): string {
+    return this.draft;
+  }
+
+  protected heard(text: string): void {
+    this.draft = text;
+  }
+
+  protected override toggleSpeech(): boolean {
+    const started = super.toggleSpeech();
+    if (started) this.notice = this.strings('speechListening');
+    return started;
+  }
+
+  protected configure(client: AssistClient, config: WidgetConfig): void {
+    this.greetingHtml = renderMarkdown(config.greeting);
+    const session = (this.session = new ChatSession(client));
+    session.subscribe(() => this.requestUpdate());
+    session.on('restore', () => (this.stickToBottom = true));
+    session.on('message', ({ message, conversationId }) => {
+      if (message.role === 'user') return this.emit('assist-message', { role: 'user', text: message.text, conversationId });
+      this.emit('assist-message', { role: 'assistant', text: message.text, conversationId, sources: message.sources });
+      this.notice = `${this.strings('chatAnswerReady')} ${plainText(this.markdownOf(message).html)}`;
+    });
+    session.on('interrupted', ({ message }) => (this.notice = message.error ? this.failureText(message.error) : this.strings('chatStopped')));
+    session.on('error', ({ error }) => this.emit('assist-error', { error }));
+    client.on('identity', ({ user, previous }) => {
+      // The session started over for another visitor; history is only for a signed one.
+      const another = user?.id !== previous?.id;
+      if (another) this.notice = '';
+      if (another || !user?.hash) this.view = 'chat';
+      this.requestUpdate();
+    });
+  }
+
+  protected readonly onTriggerClick = (event: Event): void => {
+    event.preventDefault();
+    if (this.open) this.hide();
+    else this.openPanel(event.currentTarget as HTMLElement);
+  };
+
+  private get messages(): readonly ChatMessage[] {
+    return this.session?.state.messages ?? [];
   }
 
   private get launcher(): HTMLElement | null {
@@ -304,159 +274,46 @@ export class AssistChat extends LitElement {
     return this.renderRoot.querySelector('.log');
   }
 
-  private async loadConfig(): Promise<WidgetConfig> {
-    try {
-      const client = (this.client ??= createClient(this.widget, { baseUrl: this.baseUrl || undefined, user: this.user }));
-      this.clientState.use(client);
-      const loaded = await client.fetchConfig();
-      if (loaded.type !== 'chatbot') {
-        throw new AssistError('wrong_widget_type', `"${client.widgetKey}" is a ${loaded.type} widget; use Assist.search() or <assist-search> for it.`);
-      }
-      const config = mergeConfig(loaded, { ...attributeOptions(this, OPTION_ATTRIBUTES), ...this.options }, VARIANTS.chatbot, (message) =>
-        warnOnce(`<assist-chat widget="${client.widgetKey}">: ${message}`),
-      );
-      this.strings = await loadStrings(client.resolveLocale(config));
-      applyLanguage(this, this.strings.locale);
-      applyTheme(this, config);
-      this.variant = config.variant;
-      if (this.trigger && this.triggers.length === 0) this.triggers = findElements(`<assist-chat widget="${client.widgetKey}">`, 'trigger', this.trigger, this.baseUrl) ?? [];
-      this.greetingHtml = renderMarkdown(config.greeting);
-      const saved = client.history.load();
-      this.restore(saved?.messages ?? [], saved?.conversationId ?? null);
-      client.on('identity', ({ user, previous }) => {
-        // Another visitor must never see this one's conversation.
-        if (user?.id !== previous?.id) this.startOver();
-        if (!user?.hash) this.view = 'chat';
-        this.requestUpdate();
-      });
-      this.config = config;
-      if (this.isConnected) this.bindTriggers();
-      this.emit('assist-ready', { config });
-      return config;
-    } catch (error) {
-      this.loadFailure = toAssistError(error);
-      if (this.client) explainFailure(this.loadFailure, this.client.widgetKey, this.baseUrl);
-      this.requestUpdate();
-      this.emit('assist-error', { error: this.loadFailure });
-      throw error;
-    }
-  }
-
-  private readonly onTriggerClick = (event: Event): void => {
-    event.preventDefault();
-    if (this.open) this.hide();
-    else this.openPanel(event.currentTarget as HTMLElement);
-  };
-
-  private bindTriggers(): void {
-    for (const trigger of this.triggers) trigger.addEventListener('click', this.onTriggerClick);
-    markTriggers(this.triggers, this.open);
-  }
-
-  private unbindTriggers(): void {
-    for (const trigger of this.triggers) trigger.removeEventListener('click', this.onTriggerClick);
-    markTriggers(this.triggers, null);
-  }
-
-  private unlockScroll(): void {
-    this.releaseScroll?.();
-    this.releaseScroll = null;
-  }
-
-  private emit<Name extends keyof AssistChatEventMap>(name: Name, detail: AssistChatEventMap[Name]['detail']): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
-
   private async focusInput(): Promise<void> {
     await this.updateComplete;
     this.renderRoot.querySelector('textarea')?.focus();
   }
 
-  private restore(messages: (LocalMessage | ConversationMessage)[], conversationId: string | null): void {
-    this.conversationId = conversationId;
-    let question = '';
-    this.entries = messages.map((message): Entry => {
-      if (message.role === 'user') {
-        question = message.text;
-        return { role: 'user', question, state: 'done' };
-      }
-      const complete = (message as ConversationMessage).complete !== false;
-      return {
-        role: 'assistant',
-        question,
-        answer: new StreamingMarkdown().append(message.text),
-        sources: message.sources,
-        state: complete ? 'done' : 'stopped',
-        ...(message.answerId && { feedback: this.feedbackFor(message.answerId) }),
-      };
-    });
-    this.stickToBottom = true;
-    this.requestUpdate();
+  /** The rendering of an answer, brought up to its text (cheap while it only grew). */
+  private markdownOf(message: ChatMessage): StreamingMarkdown {
+    let markdown = this.markdown.get(message);
+    if (!markdown) this.markdown.set(message, (markdown = new StreamingMarkdown()));
+    return markdown.set(message.text);
   }
 
-  private feedbackFor(answerId: string): AnswerFeedback {
-    return new AnswerFeedback(answerId, () => this.requestUpdate());
+  private feedbackOf(message: ChatMessage): AnswerFeedback | undefined {
+    const answerId = message.answerId;
+    if (!answerId) return undefined;
+    let feedback = this.feedback.get(message);
+    if (!feedback) this.feedback.set(message, (feedback = new AnswerFeedback(answerId, () => this.requestUpdate())));
+    return feedback;
   }
 
-  /** A new conversation: the visible one is dropped here and in this browser (the server keeps it). */
+  /** A new conversation, from the start: the session's, and the panel's notices and view. */
   private startOver(): void {
-    this.client?.stop();
-    this.client?.history.clear();
-    this.restore([], null);
+    this.session?.startOver();
     this.notice = '';
     this.view = 'chat';
+    this.focusInput();
   }
 
   private send(): void {
-    const question = this.draft.trim();
-    if (!question || isBusy(this.clientState.status)) return;
+    if (!this.session?.send(this.draft)) return;
     this.speech.stop();
     this.draft = '';
-    this.entries.push({ role: 'user', question, state: 'done' });
-    this.emit('assist-message', { role: 'user', text: question, conversationId: this.conversationId });
-    void this.ask(question);
-  }
-
-  private async ask(question: string): Promise<void> {
-    const client = this.client!;
-    const entry: Entry = { role: 'assistant', question, answer: new StreamingMarkdown(), state: 'streaming' };
-    this.entries.push(entry);
     this.notice = '';
     this.stickToBottom = true;
-    this.requestUpdate();
-    try {
-      const reply = await client.chat(question, {
-        ...(this.conversationId && { conversationId: this.conversationId }),
-        onToken: (delta) => entry.answer!.append(delta),
-        onSources: (sources) => (entry.sources = sources),
-      });
-      if (!this.entries.includes(entry)) return;
-      entry.answer!.set(reply.text);
-      entry.sources = reply.sources;
-      entry.feedback = this.feedbackFor(reply.answerId);
-      entry.state = 'done';
-      this.conversationId = reply.conversationId;
-      this.emit('assist-message', { role: 'assistant', text: reply.text, conversationId: reply.conversationId, sources: reply.sources });
-      this.notice = `${this.strings('chatAnswerReady')} ${plainText(entry.answer!.html)}`;
-    } catch (caught) {
-      if (!this.entries.includes(entry)) return;
-      const error = toAssistError(caught);
-      if (error.code === 'aborted') {
-        entry.state = 'stopped';
-        this.notice = this.strings('chatStopped');
-      } else {
-        entry.state = 'failed';
-        entry.error = error;
-        this.notice = this.failureText(error);
-        this.emit('assist-error', { error });
-      }
-    }
-    this.requestUpdate();
   }
 
-  private retry(entry: Entry): void {
-    this.entries = this.entries.filter((other) => other !== entry);
-    void this.ask(entry.question);
+  private retry(message: ChatMessage): void {
+    this.notice = '';
+    this.stickToBottom = true;
+    this.session?.retry(message);
     // The Try again button goes with the failed answer: focus moves to the one that can stop the new one.
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.send')?.focus());
   }
@@ -466,26 +323,8 @@ export class AssistChat extends LitElement {
     return this.strings(error.hits?.length ? 'chatOutOfCredits' : 'chatOutOfCreditsNoResults');
   }
 
-  private async copy(text: string): Promise<boolean> {
-    try {
-      await navigator.clipboard.writeText(text);
-    } catch {
-      return false;
-    }
-    this.notice = this.strings('chatCopied');
-    this.requestUpdate();
-    return true;
-  }
-
-  private async copyAnswer(entry: Entry): Promise<void> {
-    if (!(await this.copy(entry.answer!.text))) return;
-    this.copied = entry;
-    this.requestUpdate();
-    setTimeout(() => {
-      if (this.copied !== entry) return;
-      this.copied = null;
-      this.requestUpdate();
-    }, 2000);
+  private async copyAnswer(message: ChatMessage): Promise<void> {
+    if (await this.session?.copy(message)) this.notice = this.strings('chatCopied');
   }
 
   /** Code blocks come from sanitised HTML, so their copy buttons are added to the DOM after rendering. */
@@ -505,8 +344,9 @@ export class AssistChat extends LitElement {
   private async onLogClick(event: Event): Promise<void> {
     const button = (event.target as Element).closest<HTMLElement>('.copy-code');
     const code = button?.parentElement;
-    if (!button || !code) return;
-    if (!(await this.copy(code.querySelector('code')?.textContent ?? ''))) return;
+    if (!button || !code || !(await this.session?.copyText(code.querySelector('code')?.textContent ?? ''))) return;
+    this.notice = this.strings('chatCopied');
+    this.requestUpdate();
     button.setAttribute('aria-label', this.strings('chatCopied'));
     render(icons.check, button);
     setTimeout(() => {
@@ -537,61 +377,22 @@ export class AssistChat extends LitElement {
     this.send();
   }
 
-  private toggleSpeech(): void {
-    if (this.speech.listening) return this.speech.stop();
-    this.speechBase = this.draft ? `${this.draft} ` : '';
-    if (this.speech.start(this.strings.locale)) this.notice = this.strings('speechListening');
-    this.requestUpdate();
-  }
-
   private async showHistory(): Promise<void> {
     this.view = 'history';
-    this.conversations = null;
-    this.historyError = null;
-    await this.run(async (client) => (this.conversations = await client.listConversations()));
+    await this.session?.loadConversations();
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('.history-back')?.focus();
   }
 
   private async openConversation(id: string): Promise<void> {
-    await this.run(async (client) => {
-      const conversation = await client.getConversation(id);
-      client.stop();
-      client.history.save({ conversationId: id, messages: conversation.messages });
-      this.restore(conversation.messages, id);
-      this.view = 'chat';
-      this.focusInput();
-    });
+    if (!(await this.session?.openConversation(id))) return;
+    this.view = 'chat';
+    this.focusInput();
   }
 
-  private async keep(summary: ConversationSummary): Promise<void> {
-    await this.run(async (client) => {
-      const updated = await client.keepConversation(summary.id, !summary.kept);
-      this.conversations = this.conversations?.map((item) => (item.id === updated.id ? updated : item)) ?? null;
-    });
-  }
-
-  private async deleteConversations(id: string | null): Promise<void> {
+  private deleteConversations(id: string | null): void {
     if (id === null && !confirm(this.strings('chatConfirmDeleteAll'))) return;
-    await this.run(async (client) => {
-      if (id === null) await client.deleteConversations();
-      else await client.deleteConversation(id);
-      this.conversations = id === null ? [] : (this.conversations?.filter((item) => item.id !== id) ?? null);
-      if (id === null || id === this.conversationId) this.restore([], null);
-    });
-  }
-
-  /** Runs a history action; a failure (a wrong identity hash, say) is shown in the history view. */
-  private async run(action: (client: AssistClient) => Promise<unknown>): Promise<void> {
-    try {
-      this.historyError = null;
-      await action(this.client!);
-    } catch (error) {
-      this.historyError = toAssistError(error);
-      this.view = 'history';
-      this.emit('assist-error', { error: this.historyError });
-    }
-    this.requestUpdate();
+    void this.session?.deleteConversations(id);
   }
 
   protected override render(): TemplateResult | typeof nothing {
@@ -621,10 +422,10 @@ export class AssistChat extends LitElement {
         ${history
           ? html`<button type="button" class="tool history-back" aria-label=${t('chatBack')} @click=${() => ((this.view = 'chat'), this.focusInput())}>${icons.back}</button>`
           : html`${signed ? html`<button type="button" class="tool" aria-label=${t('chatHistory')} @click=${this.showHistory}>${icons.history}</button>` : nothing}
-              <button type="button" class="tool" aria-label=${t('chatNew')} @click=${() => (this.startOver(), this.focusInput())}>${icons.plus}</button>`}
+              <button type="button" class="tool" aria-label=${t('chatNew')} @click=${this.startOver}>${icons.plus}</button>`}
         ${bubble ? html`<button type="button" class="tool" aria-label=${t('chatClose')} @click=${this.hide}>${icons.close}</button>` : nothing}
       </header>
-      ${history ? this.renderHistory() : this.renderChat()}
+      ${history ? this.renderHistory(this.session!.state) : this.renderChat()}
       <div class="visually-hidden" role="status" aria-live="polite">${this.liveText()}</div>
       ${config.branding ? html`<p part="branding" class="branding">${t('poweredBy')}</p>` : nothing}
     </section>`;
@@ -666,13 +467,13 @@ export class AssistChat extends LitElement {
     return html`<div part="messages" class="log" role="log" aria-live="off" aria-label=${t('chatLog')} tabindex="0" @scroll=${this.onScroll} @click=${this.onLogClick}>
         <div class="thread" role="list">
         ${config.greeting ? html`<div part="message assistant" class="message assistant" role="listitem"><span class="visually-hidden speaker">${name}:</span><div class="markdown">${unsafeHTML(this.greetingHtml)}</div></div>` : nothing}
-        ${this.entries.map((entry) =>
-          entry.role === 'user'
-            ? html`<div part="message user" class="message user" role="listitem"><span class="visually-hidden speaker">${t('chatYou')}:</span><span lang=${ifDefined(messageLanguage(entry.question, t.locale))}>${entry.question}</span></div>`
-            : this.renderAnswer(entry),
+        ${this.messages.map((message) =>
+          message.role === 'user'
+            ? html`<div part="message user" class="message user" role="listitem"><span class="visually-hidden speaker">${t('chatYou')}:</span><span lang=${ifDefined(messageLanguage(message.text, t.locale))}>${message.text}</span></div>`
+            : this.renderAnswer(message),
         )}
         </div>
-        ${this.entries.length === 0 && config.suggestions.length > 0
+        ${this.messages.length === 0 && config.suggestions.length > 0
           ? // Outside the list of messages, which may hold only messages; shown under the greeting until the first question.
             html`<div part="suggestions" class="suggestions" role="group" aria-label=${t('suggestions')}>
               ${config.suggestions.map((question) => html`<button type="button" class="suggestion" @click=${() => ((this.draft = question), this.send())}>${question}</button>`)}
@@ -702,13 +503,13 @@ export class AssistChat extends LitElement {
             </button>`
           : nothing}
         <button type=${busy ? 'button' : 'submit'} part="send-button" class="tool send" aria-label=${busy ? t('chatStop') : t('chatSend')}
-          @click=${() => isBusy(this.clientState.status) && this.client?.stop()}>${busy ? icons.stop : icons.send}</button>
+          @click=${() => isBusy(this.clientState.status) && this.session?.stop()}>${busy ? icons.stop : icons.send}</button>
       </form>`;
   }
 
-  private renderAnswer(entry: Entry): TemplateResult {
+  private renderAnswer(entry: ChatMessage): TemplateResult {
     const t = this.strings;
-    const answer = entry.answer!;
+    const answer = this.markdownOf(entry);
     const error = entry.error;
     const hits = error?.code === 'credits_exhausted' ? (error.hits ?? []) : [];
     return html`<div part="message assistant" class="message assistant" role="listitem">
@@ -736,10 +537,10 @@ export class AssistChat extends LitElement {
       ${entry.state === 'done'
         ? html`<div class="actions">
             <button type="button" class="tool" @click=${() => this.copyAnswer(entry)}>
-              ${this.copied === entry ? icons.check : icons.copy}${this.copied === entry ? t('chatCopied') : t('chatCopy')}
+              ${this.session?.state.copied === entry ? icons.check : icons.copy}${this.session?.state.copied === entry ? t('chatCopied') : t('chatCopy')}
             </button>
           </div>
-          ${entry.feedback?.render(t, this.client)}`
+          ${this.feedbackOf(entry)?.render(t, this.client)}`
         : nothing}
     </div>`;
   }
@@ -749,13 +550,12 @@ export class AssistChat extends LitElement {
     this.client?.trackEvent('click', { url, rank: index + 1, source }, { queryId: null });
   }
 
-  private renderHistory(): TemplateResult {
+  private renderHistory({ conversations, historyError }: ChatSessionState): TemplateResult {
     const t = this.strings;
-    const conversations = this.conversations;
     const date = new Intl.DateTimeFormat(t.locale, { dateStyle: 'medium' });
     return html`<div part="history" class="history">
       <h3>${t('chatHistoryTitle')}</h3>
-      ${this.historyError ? html`<p class="error" role="alert">${errorMessage(t, this.historyError)}</p>` : nothing}
+      ${historyError ? html`<p class="error" role="alert">${errorMessage(t, historyError)}</p>` : nothing}
       ${conversations?.length === 0 ? html`<p class="note">${t('chatHistoryEmpty')}</p>` : nothing}
       ${conversations?.length
         ? html`<ul>
@@ -765,7 +565,7 @@ export class AssistChat extends LitElement {
                     <span class="title">${conversation.title}</span>
                     <span class="meta">${date.format(new Date(conversation.updatedAt))} · ${conversation.kept ? t('chatKept') : t('chatExpires')}</span>
                   </button>
-                  <button type="button" class="tool" aria-describedby="c${index}" @click=${() => this.keep(conversation)}>
+                  <button type="button" class="tool" aria-describedby="c${index}" @click=${() => this.session?.keepConversation(conversation)}>
                     ${conversation.kept ? t('chatRelease') : t('chatKeep')}
                   </button>
                   <button type="button" class="tool" aria-label=${t('chatDelete')} aria-describedby="c${index}" @click=${() => this.deleteConversations(conversation.id)}>

@@ -1,28 +1,24 @@
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { VARIANTS, type Hit, type Source, type WidgetConfig } from '../../../wire/contract.js';
-import { createClient } from '../../client/client.js';
+import type { Hit, WidgetConfig } from '../../../wire/contract.js';
+import { SearchSession, type PageGroup, type QueryOption, type ResultOption, type SearchOption, type SearchSessionState } from '../../client/search-session.js';
 import type { AssistClient, ClientEvents } from '../../client/types.js';
-import { AssistError, isAssistError } from '../../core/errors.js';
-import { explainFailure, warnOnce } from '../../core/warn.js';
-import type { WidgetMountOptions } from '../../core/widget-handle.js';
+import { toAssistError } from '../../core/errors.js';
 import { previewNotice, previewNoticeStyles } from '../shared/preview-notice.js';
-import { ClientController } from '../shared/client-controller.js';
-import { errorMessage, toAssistError } from '../shared/error-message.js';
+import { errorMessage } from '../shared/error-message.js';
 import { AnswerFeedback, feedbackStyles } from '../shared/feedback.js';
 import { isWebUrl, sourceName, webUrl } from '../shared/links.js';
-import { FocusReturn, lockPageScroll, markTriggers, trapTab } from '../shared/focus.js';
-import { keyCombo, loadStrings, stringsFor, type Strings } from '../shared/i18n.js';
-import { applyLanguage } from '../shared/language.js';
+import { trapTab } from '../shared/focus.js';
+import { keyCombo, type Strings } from '../shared/i18n.js';
 import { icons } from '../shared/icons.js';
 import { streamingMarkdownView } from '../shared/markdown-view.js';
 import { StreamingMarkdown } from '../shared/markdown.js';
-import { attributeOptions, findElements, mergeConfig, type AttributeOptionNames } from '../shared/mount.js';
-import { SpeechInput, speechInputSupported } from '../shared/speech.js';
-import { applyTheme, markdownStyles, themeStyles } from '../shared/theme.js';
+import type { AttributeOptionNames } from '../shared/mount.js';
+import { speechInputSupported } from '../shared/speech.js';
+import { markdownStyles, themeStyles } from '../shared/theme.js';
+import { WidgetElement, type WidgetEventMap } from '../shared/widget-element.js';
 import { searchStyles } from './assist-search.styles.js';
 import { adoptScopedStyles } from './light-dom.js';
-import { RecentSearches } from './recent-searches.js';
 import { parseSnippet } from './snippet.js';
 import type { AssistChat } from '../assist-chat/assist-chat.js';
 
@@ -48,33 +44,12 @@ export interface AssistSelectDetail {
 }
 
 /** The DOM events of `<assist-search>`; all bubble and cross shadow roots. */
-export interface AssistSearchEventMap {
-  'assist-ready': CustomEvent<{ config: WidgetConfig }>;
-  'assist-open': CustomEvent<Record<string, never>>;
-  'assist-close': CustomEvent<Record<string, never>>;
+export interface AssistSearchEventMap extends WidgetEventMap {
   'assist-search': CustomEvent<AssistSearchDetail>;
   'assist-select': CustomEvent<AssistSelectDetail>;
-  'assist-error': CustomEvent<{ error: AssistError }>;
 }
 
-/** What the result area shows, a closed set. */
-export type SearchPhase = 'idle' | 'loading' | 'results' | 'empty' | 'error';
-type SummaryPhase = 'hidden' | 'loading' | 'streaming' | 'done';
-
-/**
- * One option of the listbox: "Ask AI" (first, when there is a chat to ask), a result; with an
- * empty field, a recent search or a suggested question.
- */
-type SearchOption =
-  | { kind: 'ask' | 'recent' | 'suggestion'; id: string; query: string }
-  | { kind: 'result'; id: string; hit: Hit; rank: number };
-type QueryOption = Exclude<SearchOption, { kind: 'result' }>;
-type ResultOption = Extract<SearchOption, { kind: 'result' }>;
-interface PageGroup {
-  id: string;
-  title: string;
-  options: ResultOption[];
-}
+export type { SearchPhase } from '../../client/search-session.js';
 
 /** The mount options `<assist-search>` reads from its attributes. */
 const OPTION_ATTRIBUTES: AttributeOptionNames = {
@@ -152,105 +127,44 @@ function isTyping(event: KeyboardEvent): boolean {
  * @cssproperty --assist-panel-width - Width of the modal panel.
  * @cssproperty --assist-panel-height - Most height of the modal panel and of inline results.
  */
-export class AssistSearch extends LitElement {
+export class AssistSearch extends WidgetElement<AssistSearchEventMap> {
   static override styles = [themeStyles, markdownStyles, feedbackStyles, searchStyles, previewNoticeStyles];
 
   static override properties = {
-    widget: {},
-    baseUrl: { attribute: 'base-url' },
-    variant: { reflect: true },
     box: { type: Boolean, reflect: true },
-    open: { type: Boolean, reflect: true },
-    config: { state: true },
-    query: { state: true },
   };
 
-  /** The widget key, `{organisation}/{widget}`. */
-  declare widget: string;
-  /** The API origin; default: the page's. */
-  declare baseUrl: string;
   /** `modal` or `inline`; default from the dashboard. */
   declare variant: string;
-  /** Modal only: show a search box that opens the modal (default true; `Assist.search` shows it when given a `target`). */
-  declare box: boolean;
   /** Whether the modal is open. */
   declare open: boolean;
-  /** The config in use (dashboard settings with the options laid over them), once loaded. */
-  declare config: WidgetConfig | null;
-  declare private query: string;
+  /** Modal only: show a search box that opens the modal (default true; `Assist.search` shows it when given a `target`). */
+  declare box: boolean;
 
-  /** The client to talk through; made from `widget` and `base-url` when not given. */
-  client: AssistClient | null = null;
-  /** Mount options laid over the dashboard's settings (attributes are read too). */
-  options: WidgetMountOptions = {};
-  /** Your own elements that open the modal. */
-  triggers: Element[] = [];
   /**
    * Inline only: an input of the page to search from, instead of one the widget renders. Set it
    * before the element connects; results then render in the page's DOM, beside the input.
    */
   input: HTMLInputElement | null = null;
+  /** The search, once the config is loaded. */
+  session: SearchSession | null = null;
 
-  private readonly status = new ClientController(this, (name, payload) => {
-    // A failed config load is reported by load() itself.
-    const failure = name === 'error' ? (payload as ClientEvents['error']) : null;
-    if (failure && failure.operation !== 'config') this.emit('assist-error', { error: failure.error });
-  });
-  private strings: Strings = stringsFor('en');
+  protected readonly widgetType = 'search';
+  protected readonly optionAttributes = OPTION_ATTRIBUTES;
   private readonly idPrefix = `assist-search-${++instances}`;
-  private phase: SearchPhase = 'idle';
-  private hits: Hit[] = [];
-  private queryId: string | null = null;
-  private searchedQuery = '';
-  private error: AssistError | null = null;
-  private groups: PageGroup[] = [];
-  private items: SearchOption[] = [];
-  private activeIndex = -1;
-  /** Inline: whether the results are showing (the visitor is in the field). */
-  private expanded = false;
+  /** The session's state this render shows. */
+  private shown: SearchSessionState | null = null;
   private announcement = '';
   /** Said once when a summary has arrived, apart from the number of results. */
   private summaryAnnouncement = '';
-  private summaryPhase: SummaryPhase = 'hidden';
   private readonly summaryMarkdown = new StreamingMarkdown();
-  private summarySources: Source[] = [];
   private summaryFeedback: AnswerFeedback | null = null;
   private chatElement: Promise<AssistChat> | null = null;
-  private recent: RecentSearches | null = null;
-  private recentList: string[] = [];
-  private debounceTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Counts searches, so an answer to an older one is never shown over a newer one's. */
-  private searchRun = 0;
-  private searchAbort: AbortController | null = null;
-  private loading: Promise<WidgetConfig> | null = null;
-  /** Why the config could not be loaded; shown in preview mode only. */
-  private loadFailure: AssistError | null = null;
-  private readonly focusReturn = new FocusReturn();
-  private releaseScroll: (() => void) | null = null;
-  private speechBase = '';
-  private readonly speech = new SpeechInput({
-    onText: (text, final) => {
-      this.setQuery(this.speechBase + text);
-      if (final) this.searchNow();
-    },
-    onEnd: () => this.requestUpdate(),
-  });
 
   constructor() {
     super();
     this.box = true;
-    this.open = false;
-    this.config = null;
-    this.query = '';
-    this.status.prepareTokens = () => this.summaryMarkdown.prepare();
-  }
-
-  /**
-   * Loads the config (once; later calls return the same promise) and lays the options over it.
-   * Rejects when the config cannot be loaded or the widget is not a search widget.
-   */
-  load(): Promise<WidgetConfig> {
-    return (this.loading ??= this.loadConfig());
+    this.clientState.prepareTokens = () => this.summaryMarkdown.set(this.session?.state.summary.text ?? '').prepare();
   }
 
   /** Opens the modal (focuses the field of an inline search). */
@@ -259,8 +173,8 @@ export class AssistSearch extends LitElement {
     if (this.config.variant === 'inline') return void this.fieldInput?.focus();
     if (this.open) return;
     this.focusReturn.remember(this.renderRoot.querySelector<HTMLElement>('.box'));
-    this.releaseScroll = lockPageScroll();
-    this.recentList = this.recent?.list() ?? [];
+    this.lockScroll();
+    this.session?.open();
     this.open = true;
     this.emit('assist-open', {});
   }
@@ -271,24 +185,15 @@ export class AssistSearch extends LitElement {
     this.open = false;
     // Closed now, not on the next render: focus cannot return to a page that a modal dialog makes inert.
     this.renderRoot.querySelector('dialog')?.close();
-    this.releaseScroll?.();
-    this.releaseScroll = null;
+    this.unlockScroll();
     this.speech.abort();
     this.focusReturn.restore(this.renderRoot.querySelector<HTMLElement>('.box') ?? (this.triggers[0] as HTMLElement | undefined));
     this.emit('assist-close', {});
   }
 
-  /** Removes the element and stops its client. */
-  destroy(): void {
-    this.remove();
-    this.client?.dispose();
-  }
-
   override connectedCallback(): void {
     super.connectedCallback();
     document.addEventListener('keydown', this.onShortcut);
-    for (const trigger of this.triggers) trigger.addEventListener('click', this.onTriggerClick);
-    markTriggers(this.triggers, this.open);
     const input = this.input;
     if (input) {
       adoptScopedStyles(input.getRootNode() as Document | ShadowRoot, 'assist-search', AssistSearch.elementStyles);
@@ -305,8 +210,6 @@ export class AssistSearch extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     document.removeEventListener('keydown', this.onShortcut);
-    for (const trigger of this.triggers) trigger.removeEventListener('click', this.onTriggerClick);
-    markTriggers(this.triggers, null);
     const input = this.input;
     if (input) {
       input.removeEventListener('input', this.onInput);
@@ -315,11 +218,7 @@ export class AssistSearch extends LitElement {
       input.removeEventListener('blur', this.onBlur);
       for (const name of ['role', 'aria-autocomplete', 'autocomplete', 'aria-expanded', 'aria-controls', 'aria-activedescendant']) input.removeAttribute(name);
     }
-    clearTimeout(this.debounceTimer);
-    this.searchAbort?.abort();
-    this.speech.abort();
-    this.releaseScroll?.();
-    this.releaseScroll = null;
+    this.session?.cancel();
   }
 
   /** An input of the page renders results into the page's DOM (see `input`); otherwise a shadow root. */
@@ -328,23 +227,78 @@ export class AssistSearch extends LitElement {
   }
 
   protected override willUpdate(): void {
-    const query = this.query.trim();
-    this.groups = query && this.phase !== 'error' ? this.groupByPage(this.hits) : [];
-    this.items = query ? [...this.askOptions(query), ...this.groups.flatMap((group) => group.options)] : this.startOptions();
-    if (this.activeIndex >= this.items.length) this.activeIndex = -1;
+    this.shown = this.session?.state ?? null;
   }
 
-  private askOptions(query: string): QueryOption[] {
-    return this.hasChat() ? [{ kind: 'ask', id: `${this.idPrefix}-ask`, query }] : [];
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    const dialog = this.renderRoot.querySelector('dialog');
+    if (changed.has('open') && dialog) {
+      if (this.open && !dialog.open) {
+        dialog.showModal();
+        this.fieldInput?.focus();
+      } else if (!this.open && dialog.open) dialog.close();
+    }
+    const input = this.input;
+    // The page's input: a recent search chosen, or voice input, changes what it holds.
+    if (input && input.value !== this.query) input.value = this.query;
+    this.syncInputAria();
+    this.renderRoot.querySelector(`[id="${this.activeId}"]`)?.scrollIntoView?.({ block: 'nearest' });
   }
 
-  /** With an empty field: recent searches, then the widget's suggested questions not among them. */
-  private startOptions(): QueryOption[] {
-    const recent = this.recentList.map((query, index): QueryOption => ({ kind: 'recent', id: `${this.idPrefix}-recent-${index}`, query }));
-    const suggestions = (this.config?.suggestions ?? [])
-      .filter((question) => !this.recentList.includes(question))
-      .map((query, index): QueryOption => ({ kind: 'suggestion', id: `${this.idPrefix}-suggestion-${index}`, query }));
-    return [...recent, ...suggestions];
+  protected get typedText(): string {
+    return this.query;
+  }
+
+  protected heard(text: string, final: boolean): void {
+    this.session?.setQuery(text);
+    if (final) this.session?.searchNow();
+  }
+
+  protected override clientEvent<Name extends keyof ClientEvents>(name: Name, payload: ClientEvents[Name]): void {
+    // A failed config load is reported by load() itself.
+    const failure = name === 'error' ? (payload as ClientEvents['error']) : null;
+    if (failure && failure.operation !== 'config') this.emit('assist-error', { error: failure.error });
+  }
+
+  protected configure(client: AssistClient, config: WidgetConfig): void {
+    const session = (this.session = new SearchSession(client, {
+      debounce: config.debounce,
+      summary: config.summary,
+      suggestions: config.suggestions,
+      idPrefix: this.idPrefix,
+      canAsk: () => this.hasChat(),
+      onChoose: (option, newTab) => {
+        if (option.kind === 'ask') void this.askAi(option.query);
+        else if (option.kind === 'result' && this.select(option.hit.url, option.rank, 'result', newTab)) this.navigate(option.hit.url, newTab);
+      },
+    }));
+    session.subscribe(() => this.requestUpdate());
+    session.on('search', () => (this.summaryAnnouncement = ''));
+    session.on('results', ({ query, hits, queryId }) => {
+      this.announcement = hits.length > 0 ? this.strings.plural('searchResults', hits.length) : this.noResultsText(query);
+      this.emit('assist-search', { query, hits, queryId });
+    });
+    session.on('failure', ({ error }) => (this.announcement = errorMessage(this.strings, error)));
+    session.on('summary', () => (this.summaryAnnouncement = this.strings('searchSummaryReady')));
+    session.on('reset', () => (this.announcement = this.summaryAnnouncement = ''));
+  }
+
+  protected readonly onTriggerClick = (event: Event): void => {
+    event.preventDefault();
+    this.show();
+  };
+
+  private get query(): string {
+    return this.shown?.query ?? '';
+  }
+
+  private get items(): readonly SearchOption[] {
+    return this.shown?.options ?? [];
+  }
+
+  private get activeId(): string {
+    return this.shown?.activeOption?.id ?? '';
   }
 
   /** The chat widget's key from the `chat` option or attribute, if any. */
@@ -378,9 +332,9 @@ export class AssistSearch extends LitElement {
 
   /** Closes the search, opens the chat and sends the query there. */
   private async askAi(query: string): Promise<void> {
-    this.recent?.add(query);
+    this.session?.addRecent(query);
     if (this.config?.variant === 'modal') this.hide();
-    else this.collapse();
+    else this.session?.close();
     try {
       const chat = await this.findChat();
       await chat.sendMessage(query);
@@ -388,23 +342,6 @@ export class AssistSearch extends LitElement {
       this.chatElement = null;
       this.emit('assist-error', { error: toAssistError(error) });
     }
-  }
-
-  protected override updated(changed: PropertyValues<this>): void {
-    // In markup the widget loads itself, once its attributes are set.
-    if (!this.loading && (this.widget || this.client)) {
-      this.load().catch((error: unknown) => console.error(`[assist] <assist-search widget="${this.widget ?? ''}">: the widget could not be loaded.`, error));
-    }
-    const dialog = this.renderRoot.querySelector('dialog');
-    if (changed.has('open') && dialog) {
-      if (this.open && !dialog.open) {
-        dialog.showModal();
-        this.fieldInput?.focus();
-      } else if (!this.open && dialog.open) dialog.close();
-    }
-    if (changed.has('open')) markTriggers(this.triggers, this.open);
-    this.syncInputAria();
-    this.renderRoot.querySelector(`[id="${this.activeId}"]`)?.scrollIntoView?.({ block: 'nearest' });
   }
 
   private get fieldInput(): HTMLInputElement | null {
@@ -415,13 +352,9 @@ export class AssistSearch extends LitElement {
     return `${this.idPrefix}-listbox`;
   }
 
-  private get activeId(): string {
-    return this.items[this.activeIndex]?.id ?? '';
-  }
-
   /** The results popup is showing: always in the open modal, while the visitor is in the field inline. */
   private get showingResults(): boolean {
-    return this.config?.variant === 'modal' ? this.open : this.expanded;
+    return this.config?.variant === 'modal' ? this.open : Boolean(this.shown?.isOpen);
   }
 
   /** The combobox state lives on the input, which may be the page's (outside the shadow root). */
@@ -435,45 +368,6 @@ export class AssistSearch extends LitElement {
     else input.removeAttribute('aria-activedescendant');
   }
 
-  private async loadConfig(): Promise<WidgetConfig> {
-    try {
-      const client = (this.client ??= createClient(this.widget, { baseUrl: this.baseUrl || undefined }));
-      this.status.use(client);
-      const loaded = await client.fetchConfig();
-      if (loaded.type !== 'search') {
-        throw new AssistError('wrong_widget_type', `"${client.widgetKey}" is a ${loaded.type} widget; use Assist.chat() or <assist-chat> for it.`);
-      }
-      const config = mergeConfig(loaded, { ...attributeOptions(this, OPTION_ATTRIBUTES), ...this.options }, VARIANTS.search, (message) =>
-        warnOnce(`<assist-search widget="${client.widgetKey}">: ${message}`),
-      );
-      this.strings = await loadStrings(client.resolveLocale(config));
-      applyLanguage(this, this.strings.locale);
-      applyTheme(this, config);
-      this.variant = config.variant;
-      this.recent = new RecentSearches(client.widgetKey);
-      this.recentList = this.recent.list();
-      const trigger = this.getAttribute('trigger');
-      if (trigger && this.triggers.length === 0) {
-        this.triggers = findElements(`<assist-search widget="${client.widgetKey}">`, 'trigger', trigger, this.baseUrl) ?? [];
-        if (this.isConnected) for (const element of this.triggers) element.addEventListener('click', this.onTriggerClick);
-        if (this.isConnected) markTriggers(this.triggers, this.open);
-      }
-      this.config = config;
-      this.emit('assist-ready', { config });
-      return config;
-    } catch (error) {
-      this.loadFailure = toAssistError(error);
-      if (this.client) explainFailure(this.loadFailure, this.client.widgetKey, this.baseUrl);
-      this.requestUpdate();
-      this.emit('assist-error', { error: this.loadFailure });
-      throw error;
-    }
-  }
-
-  private emit<Name extends keyof AssistSearchEventMap>(name: Name, detail: AssistSearchEventMap[Name]['detail'], cancelable = false): boolean {
-    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
-  }
-
   /**
    * Ctrl/Cmd+K opens the modal, unless the visitor is typing elsewhere or another widget on the
    * page already took this key press (it then calls `preventDefault()`, as this one does).
@@ -485,92 +379,30 @@ export class AssistSearch extends LitElement {
     this.show();
   };
 
-  private readonly onTriggerClick = (event: Event): void => {
-    event.preventDefault();
-    this.show();
-  };
-
-  private setQuery(query: string): void {
-    this.query = query;
-    const input = this.fieldInput;
-    if (input && input.value !== query) input.value = query;
-  }
-
   private readonly onInput = (event: Event): void => {
-    this.setQuery((event.target as HTMLInputElement).value);
-    this.expanded = true;
-    this.activeIndex = -1;
-    clearTimeout(this.debounceTimer);
-    this.debounceTimer = undefined;
-    if (!this.query.trim()) return this.reset();
-    this.debounceTimer = setTimeout(() => {
-      this.debounceTimer = undefined;
-      void this.search(this.query);
-    }, this.config?.debounce ?? 1000);
+    this.session?.onInput((event.target as HTMLInputElement).value);
   };
 
   private readonly onFocus = (): void => {
     // The modal refreshes its recent searches when it opens.
-    if (this.config?.variant === 'modal') return;
-    this.recentList = this.recent?.list() ?? [];
-    this.expanded = true;
-    this.requestUpdate();
+    if (this.config?.variant !== 'modal') this.session?.open();
   };
 
   private readonly onBlur = (event: FocusEvent): void => {
     // Focus moving within the widget (the mic button, say) keeps the results open.
     const next = event.relatedTarget;
     if (next instanceof Node && (this.contains(next) || this.renderRoot.contains(next))) return;
-    this.collapse();
+    this.session?.close();
   };
 
-  /** Inline: hides the results. */
-  private collapse(): void {
-    this.expanded = false;
-    this.activeIndex = -1;
-    this.requestUpdate();
-  }
-
   private readonly onKeydown = (event: KeyboardEvent): void => {
-    const count = this.items.length;
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'ArrowUp': {
-        if (count === 0) return;
-        event.preventDefault();
-        this.expanded = true;
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        this.activeIndex = this.activeIndex < 0 ? (step > 0 ? 0 : count - 1) : (this.activeIndex + step + count) % count;
-        this.requestUpdate();
-        return;
-      }
-      case 'Enter': {
-        if (event.isComposing) return;
-        event.preventDefault();
-        const newTab = event.ctrlKey || event.metaKey;
-        const item = this.items[this.activeIndex] ?? this.firstCurrentOption();
-        if (item) return this.choose(item, newTab);
-        // The results of what was typed are not in yet: Enter searches at once instead.
-        this.searchNow();
-        return;
-      }
-      case 'Delete': {
-        const item = this.items[this.activeIndex];
-        if (item?.kind !== 'recent') return;
-        event.preventDefault();
-        this.forget(item.query);
-        return;
-      }
-      case 'Escape': {
-        if (this.config?.variant === 'modal') {
-          event.preventDefault();
-          this.hide();
-        } else if (this.expanded && count > 0) {
-          event.preventDefault();
-          this.collapse();
-        }
-        return;
-      }
+    if (event.key === 'Escape' && this.config?.variant === 'modal') {
+      event.preventDefault();
+      this.hide();
+    } else if (this.session?.onKeyDown(event)) {
+      event.preventDefault();
+      // Delete forgot a recent search: its remove button may have had the pointer, the field keeps focus.
+      if (event.key === 'Delete') this.fieldInput?.focus();
     }
   };
 
@@ -579,124 +411,17 @@ export class AssistSearch extends LitElement {
     if (panel && this.shadowRoot) trapTab(event, panel, this.shadowRoot);
   };
 
-  /** What Enter opens when no option is active: the first, unless it is a result of an older query. */
-  private firstCurrentOption(): SearchOption | undefined {
-    const first = this.items[0];
-    if (first?.kind !== 'result') return first;
-    const current = this.searchedQuery === this.query && this.phase === 'results' && this.debounceTimer === undefined;
-    return current ? first : undefined;
-  }
-
-  /** Searches now, without waiting for the debounce (Enter, a recent search, speech). */
-  private searchNow(): void {
-    clearTimeout(this.debounceTimer);
-    this.debounceTimer = undefined;
-    if (!this.query.trim()) return;
-    this.recent?.add(this.query);
-    void this.search(this.query);
-  }
-
-  private reset(): void {
-    this.searchRun++;
-    this.searchAbort?.abort();
-    this.phase = 'idle';
-    this.hits = [];
-    this.summaryPhase = 'hidden';
-    this.announcement = '';
-    this.summaryAnnouncement = '';
-    this.recentList = this.recent?.list() ?? [];
-    this.requestUpdate();
-  }
-
-  private async search(query: string): Promise<void> {
-    const client = this.client;
-    if (!client || !this.config) return;
-    const run = ++this.searchRun;
-    this.searchAbort?.abort();
-    const abort = (this.searchAbort = new AbortController());
-    this.phase = 'loading';
-    this.activeIndex = -1;
-    this.requestUpdate();
-    if (this.config.summary) void this.summarize(client, query, run, abort.signal);
-    const t = this.strings;
-    try {
-      const { hits, queryId } = await client.search(query, { signal: abort.signal });
-      if (run !== this.searchRun) return;
-      this.hits = hits;
-      this.queryId = queryId;
-      this.searchedQuery = query;
-      this.phase = hits.length > 0 ? 'results' : 'empty';
-      this.announcement = hits.length > 0 ? t.plural('searchResults', hits.length) : this.noResultsText(query);
-      this.emit('assist-search', { query, hits, queryId });
-
-    } catch (error) {
-      if (run !== this.searchRun || (isAssistError(error) && error.code === 'aborted')) return;
-      this.phase = 'error';
-      this.error = toAssistError(error);
-      this.announcement = errorMessage(t, this.error);
-    }
-    this.requestUpdate();
-  }
-
-  /** Streams the AI summary; it stays hidden when the server produced none (`summarized: false`) or failed. */
-  private async summarize(client: AssistClient, query: string, run: number, signal: AbortSignal): Promise<void> {
-    this.summaryMarkdown.reset();
-    this.summarySources = [];
-    this.summaryFeedback = null;
-    this.summaryPhase = 'loading';
-    this.summaryAnnouncement = '';
-    const current = () => run === this.searchRun;
-    try {
-      const result = await client.summarize(query, {
-        signal,
-        onSources: (sources) => {
-          if (current()) this.summarySources = sources;
-        },
-        // Shown by the render the client's token event schedules (a few times a second, not per token).
-        onToken: (_delta, text) => {
-          if (!current()) return;
-          this.summaryMarkdown.set(text);
-          this.summaryPhase = 'streaming';
-        },
-      });
-      if (!current()) return;
-      if (result.summarized && result.text) {
-        this.summaryMarkdown.set(result.text);
-        this.summarySources = result.sources;
-        this.summaryFeedback = result.answerId ? new AnswerFeedback(result.answerId, () => this.requestUpdate()) : null;
-        this.summaryPhase = 'done';
-        this.summaryAnnouncement = this.strings('searchSummaryReady');
-      } else this.summaryPhase = 'hidden';
-    } catch {
-      // The results are still there; a summary that failed is simply not shown.
-      if (current()) this.summaryPhase = 'hidden';
-    }
-    this.requestUpdate();
-  }
-
   private forget(query: string): void {
-    this.recent?.remove(query);
-    this.recentList = this.recent?.list() ?? [];
-    this.requestUpdate();
+    this.session?.forget(query);
     this.fieldInput?.focus();
-  }
-
-  /** Opens a result, asks the chat, or runs a recent search or a suggested question. */
-  private choose(item: SearchOption, newTab: boolean): void {
-    if (item.kind === 'ask') return void this.askAi(item.query);
-    if (item.kind !== 'result') {
-      this.setQuery(item.query);
-      this.searchNow();
-      return;
-    }
-    if (this.select(item.hit.url, item.rank, 'result', newTab)) this.navigate(item.hit.url, newTab);
   }
 
   /** Tracks the click and asks the page whether to navigate; true when the widget should. */
   private select(url: string, rank: number | undefined, source: 'result' | 'summary', newTab: boolean): boolean {
-    this.client?.trackEvent('click', { url, ...(rank !== undefined && { rank }), source }, { queryId: this.queryId });
-    this.recent?.add(this.searchedQuery);
-    return this.emit('assist-select', { url, ...(rank !== undefined && { rank }), source, newTab, queryId: this.queryId }, true);
+    const { queryId = null, searchedQuery = '' } = this.session?.state ?? {};
+    this.client?.trackEvent('click', { url, ...(rank !== undefined && { rank }), source }, { queryId });
+    this.session?.addRecent(searchedQuery);
+    return this.emit('assist-select', { url, ...(rank !== undefined && { rank }), source, newTab, queryId }, true);
   }
 
   private navigate(url: string, newTab: boolean): void {
@@ -721,36 +446,10 @@ export class AssistSearch extends LitElement {
     if (event.type === 'auxclick' && event.button !== 1) return;
     const link = event.composedPath().find((node): node is HTMLAnchorElement => node instanceof HTMLAnchorElement);
     if (!link?.href) return;
-    const index = this.summarySources.findIndex((source) => source.url === link.href || source.url === link.getAttribute('href'));
+    const index = (this.session?.state.summary.sources ?? []).findIndex((source) => source.url === link.href || source.url === link.getAttribute('href'));
     const newTab = event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1 || link.target === '_blank';
     if (!this.select(link.href, index >= 0 ? index + 1 : undefined, 'summary', newTab)) event.preventDefault();
     else if (!newTab) this.hide();
-  }
-
-  private toggleSpeech(): void {
-    if (this.speech.listening) return this.speech.stop();
-    this.speechBase = this.query ? `${this.query} ` : '';
-    this.speech.start(this.strings.locale);
-    this.requestUpdate();
-  }
-
-  /** Hits of one page together, in the order the pages first appear; ranks follow the order shown. */
-  private groupByPage(hits: Hit[]): PageGroup[] {
-    const groups = new Map<string, PageGroup>();
-    for (const hit of hits) {
-      const key = hit.pageId || hit.url.split('#')[0]!;
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = { id: `${this.idPrefix}-group-${groups.size}`, title: hit.title, options: [] }));
-      group.options.push({ kind: 'result', id: '', hit, rank: 0 });
-    }
-    let rank = 0;
-    for (const group of groups.values()) {
-      for (const option of group.options) {
-        option.rank = ++rank;
-        option.id = `${this.idPrefix}-result-${rank}`;
-      }
-    }
-    return [...groups.values()];
   }
 
   protected override render(): TemplateResult | typeof nothing {
@@ -768,7 +467,7 @@ export class AssistSearch extends LitElement {
     if (config.variant === 'inline') {
       const empty = this.items.length === 0 && !this.query.trim();
       return html`${this.input ? nothing : this.renderField(t, false)}${this.renderLive()}
-        <div class="popup" ?hidden=${!this.expanded || empty}>${this.renderBody(t)}${this.renderFooter(t, false)}</div>`;
+        <div class="popup" ?hidden=${!this.shown?.isOpen || empty}>${this.renderBody(t)}${this.renderFooter(t, false)}</div>`;
     }
     return html`${this.box
         ? html`<button type="button" class="box" part="box" aria-haspopup="dialog" aria-expanded=${String(this.open)} aria-keyshortcuts="Control+K Meta+K" @click=${() => this.show()}>
@@ -814,10 +513,7 @@ export class AssistSearch extends LitElement {
 
   /** Empties the field and starts again from recent searches and suggestions. */
   private readonly clear = (): void => {
-    clearTimeout(this.debounceTimer);
-    this.debounceTimer = undefined;
-    this.setQuery('');
-    this.reset();
+    this.session?.clear();
     this.fieldInput?.focus();
   };
 
@@ -828,7 +524,7 @@ export class AssistSearch extends LitElement {
       ${query ? this.renderSummary(t) : nothing}${this.renderState(t)}
       <div class="listbox" part="results" role="listbox" id=${this.listboxId} aria-label=${t('searchLabel')}
         ?hidden=${this.items.length === 0}>
-        ${query ? html`${this.items[0]?.kind === 'ask' ? this.renderAsk(this.items[0]) : nothing}${this.groups.map((group) => this.renderGroup(group))}` : this.renderStartOptions(t)}
+        ${query ? html`${this.items[0]?.kind === 'ask' ? this.renderAsk(this.items[0]) : nothing}${this.shown!.groups.map((group) => this.renderGroup(group))}` : this.renderStartOptions(t)}
       </div>${query ? this.renderSkeleton(t) : this.renderRecentRemoval(t)}
     </div>`;
   }
@@ -836,7 +532,7 @@ export class AssistSearch extends LitElement {
   private renderAsk(option: QueryOption): TemplateResult {
     const active = option.id === this.activeId;
     return html`<div class="option ask" part=${active ? 'ask active' : 'ask'} role="option" id=${option.id} aria-selected=${String(active)}
-      @click=${() => this.choose(option, false)} @pointermove=${() => this.activate(option.id)}>
+      @click=${() => this.session?.choose(option, false)} @pointermove=${() => this.session?.activate(option.id)}>
       ${icons.sparkle}<span>${this.strings('searchAskAi', { query: option.query })}</span>
     </div>`;
   }
@@ -849,14 +545,15 @@ export class AssistSearch extends LitElement {
 
   private renderState(t: Strings): TemplateResult | typeof nothing {
     if (!this.query.trim()) return nothing;
-    if (this.phase === 'error') return html`<p class="state error">${errorMessage(t, this.error!)}</p>`;
-    if (this.phase === 'empty') return html`<p class="state">${this.noResultsText(this.searchedQuery)}</p>`;
+    const { phase, error, searchedQuery } = this.shown!;
+    if (phase === 'error') return html`<p class="state error">${errorMessage(t, error!)}</p>`;
+    if (phase === 'empty') return html`<p class="state">${this.noResultsText(searchedQuery)}</p>`;
     return nothing;
   }
 
   /** Rows shaped like results while the first results of a query are on their way (below "Ask AI"). */
   private renderSkeleton(t: Strings): TemplateResult | typeof nothing {
-    if (this.phase !== 'loading' || this.hits.length > 0) return nothing;
+    if (this.shown!.phase !== 'loading' || this.shown!.hits.length > 0) return nothing;
     return html`<div class="skeleton" aria-hidden="true">${[0, 1, 2].map(() => html`<div class="skeleton-row"><span class="shimmer"></span><span class="shimmer"></span></div>`)}</div>
       <p class="visually-hidden">${t('searchLoading')}</p>`;
   }
@@ -867,28 +564,30 @@ export class AssistSearch extends LitElement {
   }
 
   private renderSummary(t: Strings): TemplateResult | typeof nothing {
-    if (this.summaryPhase === 'hidden') return nothing;
-    return html`<section class="summary" part="summary" aria-label=${t('searchSummary')} aria-busy=${String(this.summaryPhase !== 'done')}>
+    const { phase, text, sources, answerId } = this.shown!.summary;
+    if (phase === 'hidden') return nothing;
+    if (answerId && this.summaryFeedback?.answerId !== answerId) this.summaryFeedback = new AnswerFeedback(answerId, () => this.requestUpdate());
+    return html`<section class="summary" part="summary" aria-label=${t('searchSummary')} aria-busy=${String(phase !== 'done')}>
       <p class="summary-title">${icons.sparkle}${t('searchSummary')}</p>
-      ${this.summaryPhase === 'loading'
+      ${phase === 'loading'
         ? html`<p class="visually-hidden">${t('searchSummaryLoading')}</p>`
         : html`<div class="markdown" @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
-            ${streamingMarkdownView(this.summaryMarkdown)}
+            ${streamingMarkdownView(this.summaryMarkdown.set(text))}
           </div>`}
-      ${this.summaryPhase === 'done'
+      ${phase === 'done'
         ? nothing
         : html`<div class="shimmer-lines" aria-hidden="true">
-            ${(this.summaryPhase === 'loading' ? [0, 1, 2] : [0]).map(() => html`<span class="shimmer"></span>`)}
+            ${(phase === 'loading' ? [0, 1, 2] : [0]).map(() => html`<span class="shimmer"></span>`)}
           </div>`}
-      ${this.summarySources.length > 0 && this.summaryPhase === 'done'
+      ${sources.length > 0 && phase === 'done'
         ? html`<ol class="summary-sources" aria-label=${t('sources')} @click=${this.onSummaryClick} @auxclick=${this.onSummaryClick}>
-            ${this.summarySources.map(
+            ${sources.map(
               // Numbered as the summary cites them: [1] is the first source.
               (source, index) => html`<li><a href=${webUrl(source.url)}><span class="cite">[${index + 1}]</span> ${sourceName(source)}</a></li>`,
             )}
           </ol>`
         : nothing}
-      ${this.summaryPhase === 'done' ? this.summaryFeedback?.render(t, this.client) : nothing}
+      ${phase === 'done' && answerId ? this.summaryFeedback?.render(t, this.client) : nothing}
     </section>`;
   }
 
@@ -901,7 +600,7 @@ export class AssistSearch extends LitElement {
           tabindex="-1" aria-selected=${String(active)}
           @click=${(event: MouseEvent) => this.onResultClick(event, option)}
           @auxclick=${(event: MouseEvent) => this.onResultClick(event, option)}
-          @pointermove=${() => this.activate(option.id)}>
+          @pointermove=${() => this.session?.activate(option.id)}>
           <span class="section">${option.hit.section || option.hit.title}</span>
           <span class="snippet">${parseSnippet(option.hit.snippet).map((run) => (run.marked ? html`<mark>${run.text}</mark>` : run.text))}</span>
         </a>`;
@@ -919,7 +618,7 @@ export class AssistSearch extends LitElement {
         <div class="group-title" id="${this.idPrefix}-${kind}">${title}</div>
         ${options.map(
           (item) => html`<div class="option ${kind}" role="option" id=${item.id} aria-selected=${String(item.id === this.activeId)}
-            @click=${() => this.choose(item, false)} @pointermove=${() => this.activate(item.id)}>
+            @click=${() => this.session?.choose(item, false)} @pointermove=${() => this.session?.activate(item.id)}>
             ${kind === 'recent' ? icons.clock : icons.sparkle}<span>${item.query}</span>
           </div>`,
         )}
@@ -943,13 +642,6 @@ export class AssistSearch extends LitElement {
           @click=${() => this.forget(item.query)}>${icons.close}</button>`,
       )}
     </div>`;
-  }
-
-  private activate(id: string): void {
-    const index = this.items.findIndex((item) => item.id === id);
-    if (index === this.activeIndex) return;
-    this.activeIndex = index;
-    this.requestUpdate();
   }
 
   private renderFooter(t: Strings, inModal: boolean): TemplateResult | typeof nothing {

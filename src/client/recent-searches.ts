@@ -1,4 +1,4 @@
-import { safeStorage } from '../../core/storage.js';
+import { safeStorage } from '../core/storage.js';
 
 const MAX_RECENT = 5;
 const storage = safeStorage('local');
