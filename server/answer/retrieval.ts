@@ -78,12 +78,12 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   const content = contentQuery(input.question) || input.question;
   await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
   // A visitor's own verbs ("raise", "stop", "turn") are often not the page's: the question is
-  // asked again without each of its words, and word by word, so a section holding all but one
-  // of them, or the rarest alone, is still a candidate.
+  // asked again without each of its words, so a section holding all but one is still a candidate.
   const contentWords = content.split(/\s+/).filter(Boolean);
   if (contentWords.length >= 3 && contentWords.length <= MAX_LEAVE_ONE_OUT)
     for (const left of contentWords) await ask({ text: contentWords.filter((word) => word !== left).join(' '), weight: 0.5, limit: PER_QUERY });
-  for (const word of keywords(input.question, 5)) await ask({ text: word, weight: 0.3, limit: PER_QUERY / 2 });
+  // A question whose words are found together nowhere is asked word by word.
+  if (candidates.size < PER_QUERY) for (const word of keywords(input.question, 5)) await ask({ text: word, weight: 0.3, limit: PER_QUERY / 2 });
   // The page may say "directory" where the visitor says "folder".
   for (const word of contentWords.slice(0, MAX_LEAVE_ONE_OUT))
     for (const synonym of synonymsOf(word).slice(0, 2))
