@@ -11,7 +11,7 @@
  * language, instead of guessing.
  */
 import { plainInline } from '../content/markdown.js';
-import { DEFINITION_ASKED, HOW_ASKED, headingExactness, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { DEFINITION_ASKED, HOW_ASKED, errorMessageIn, errorStretch, headingExactness, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -139,6 +139,21 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const askedAbout = new Set([...questionTerms, ...contextTerms]);
 
   const definitional = DEFINITION_ASKED.test(input.question);
+  // A pasted error is explained right where the page shows it: the sentence holding it or following the example that does.
+  const error = errorMessageIn(input.question);
+  const stretch = error ? errorStretch(error) : '';
+  const showsError = (text: string) => stretch.length >= 8 && text.toLowerCase().replace(/\s+/g, ' ').includes(stretch);
+  const explainsError = (unit: Unit) => {
+    if (!stretch) return false;
+    if (showsError(unit.text)) return true;
+    const before = unit.passage.blocks[unit.block - 1];
+    const block = unit.passage.blocks[unit.block]!;
+    if (before?.kind !== 'code' || block.kind === 'code' || !showsError(before.markdown)) return false;
+    // The first sentence after the example, past the end of one the example interrupted ("where your login name is shown").
+    const after = sentences(block.text).map(cleanInline);
+    const explaining = /^\p{Ll}/u.test(after[0] ?? '') ? after[1] : after[0];
+    return unit.text === explaining;
+  };
   const best = (candidates: Unit[], wanted: string[]): Unit | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
@@ -156,11 +171,14 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       for (const term of contextTerms) if (unit.terms.has(term) && !wanted.includes(term)) followUp += weight(term);
       // A heading that names the question makes its opening sentence the answer, even in other words.
       const opensHeading = unit.position < 2 && headingMatch > 0;
-      if (matched === 0 && !opensHeading && !definitional) continue;
+      const explains = explainsError(unit);
+      if (matched === 0 && !opensHeading && !definitional && !explains) continue;
       // "What is a decorator?" is answered by the first sentence under the heading "decorator", which need not repeat it.
       const defines = definitional && unit.position === 0 && weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term)) > 0.99;
       // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
-      const coverage = defines ? 1 + headingExactness(unit.passage.ownHeadingTerms, wanted) + (0.25 * followUp) / totalWeight : (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight;
+      const coverage =
+        (explains ? 1 : 0) +
+        (defines ? 1 + headingExactness(unit.passage.ownHeadingTerms, wanted) + (0.25 * followUp) / totalWeight : (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight);
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);

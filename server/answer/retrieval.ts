@@ -16,7 +16,7 @@ import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchSections, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { DEFINITION_ASKED, HOW_ASKED, contentQuery, headingExactness, headingTerms, isApiHeading, keywords, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, headingExactness, headingTerms, isApiHeading, keywords, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -77,6 +77,9 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   // A question of question words only ("what is it?") is asked as typed.
   const content = contentQuery(input.question) || input.question;
   await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
+  // A pasted error message is looked up as written: the page that explains it quotes it.
+  const error = errorMessageIn(input.question);
+  if (error) await ask({ text: error, weight: 1, limit: PER_QUERY });
   // A visitor's own verbs ("raise", "stop", "turn") are often not the page's: the question is
   // asked again without each of its words, so a section holding all but one is still a candidate.
   const contentWords = content.split(/\s+/).filter(Boolean);

@@ -213,6 +213,29 @@ export function isApiHeading(heading: string): boolean {
   return /^\s*(?:(?:class|exception|classmethod|staticmethod|method|function|attribute)\s+)?[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)+|^\s*[\p{L}_][\p{L}\p{N}_]*(?:_[\p{L}\p{N}]+)+\b|^\s*[\p{L}_][\p{L}\p{N}_.]*\s*\(/u.test(heading);
 }
 
+/**
+ * The error message a visitor pasted into a question ("I get ERROR: value too long for type
+ * character varying(5)", "TypeError: unhashable type: 'list'"), without its label: the words
+ * a page that explains it quotes. Undefined when the question quotes none.
+ */
+export function errorMessageIn(question: string): string | undefined {
+  const match = /(?:^|[\s"'(])(?:[A-Z]\w*(?:Error|Exception|Warning)|ERROR|FATAL|PANIC|WARNING|error|fatal)\s*:\s*(.+)$/u.exec(question.trim());
+  const message = match?.[1]?.replace(/\s+(?:when|after|while|if|because)\s+I\b.*$/i, '').trim();
+  return message && message.length >= 8 ? message : undefined;
+}
+
+/**
+ * The longest stretch of an error message without the names it was raised for: pages show the
+ * message with their own example names (`role "joe"`), so `does not exist` is what they share.
+ */
+export function errorStretch(message: string): string {
+  return message
+    .toLowerCase()
+    .split(/["'“”‘’«»][^"'“”‘’«»]*["'“”‘’«»]/)
+    .map((part) => part.replace(/\s+/g, ' ').trim())
+    .reduce((longest, part) => (part.length > longest.length ? part : longest), '');
+}
+
 /** The share of `wanted` found in `have` (0 when nothing is wanted). */
 export function share(wanted: Set<string>, have: Set<string>): number {
   if (wanted.size === 0) return 0;

@@ -193,6 +193,23 @@ const QUALITY_PAGES = [
     title: 'Concepts',
     content: ['# Concepts', '', '## Ledger', '', 'The record of every payment an organisation received, kept for ten years.'].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/troubleshooting',
+    title: 'Troubleshooting',
+    content: [
+      '# Troubleshooting',
+      '',
+      '## Signing in to the dashboard',
+      '',
+      'Signing in may answer',
+      '',
+      '```',
+      'ERROR: account "alice" does not exist',
+      '```',
+      '',
+      'with your own user name. This happens when nobody has invited you yet: ask an owner of the organisation for an invitation.',
+    ].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -316,6 +333,12 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('What is a ledger?');
     assert.equal(json.sources[0].url, 'https://acme.test/docs/concepts#ledger');
     assert.match(json.text, /^The record of every payment an organisation received/);
+  });
+
+  test('a pasted error message is answered by the sentence that explains it where the page shows it', async () => {
+    const { json } = await ask('The dashboard says ERROR: account "bob" does not exist');
+    assert.match(json.text, /^This happens when nobody has invited you yet: ask an owner of the organisation for an invitation \[1\]\./);
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/troubleshooting#signing-in-to-the-dashboard');
   });
 
   test('a refusal cites nothing and lists no sources, in the stream as in JSON', async () => {
