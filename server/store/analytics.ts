@@ -5,15 +5,9 @@
  * from `search_queries` (written by the search route), clicks from `analytics_events`,
  * answers from `answers`, ratings from `answer_feedback`.
  */
-import { badRequest } from '../http/errors.js';
-import { storableTime } from '../http/validate.js';
+import type { AnalyticsPeriod } from '../schema/admin-requests.js';
 import type { Queryable } from './db.js';
 import type { WidgetScope } from './conversations.js';
-
-export interface AnalyticsPeriod {
-  from: Date;
-  to: Date;
-}
 
 export interface WidgetAnalytics {
   widget: string;
@@ -55,28 +49,6 @@ export interface UnhelpfulAnswer {
   question: string | null;
   comment: string | null;
   ratedAt: string;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * `from` and `to` query parameters: ISO dates or times; by default the last 30 days. A date
- * without a time means the whole day: `to=2025-01-31` includes January 31st.
- */
-export function parsePeriod(params: URLSearchParams, now: Date = new Date()): AnalyticsPeriod {
-  const read = (name: 'from' | 'to'): Date | undefined => {
-    const value = params.get(name);
-    if (value === null || value === '') return undefined;
-    const parsed = Date.parse(value);
-    const time = name === 'to' && DATE_ONLY.test(value) ? parsed + DAY_MS : parsed;
-    if (value.length > 64 || !storableTime(time)) throw badRequest(`\`${name}\` must be an ISO 8601 date or time from the year 1 to 9999.`);
-    return new Date(time);
-  };
-  const to = read('to') ?? now;
-  const from = read('from') ?? new Date(to.getTime() - 30 * DAY_MS);
-  if (from.getTime() >= to.getTime()) throw badRequest('`from` must be before `to`.');
-  return { from, to };
 }
 
 export async function widgetAnalytics(db: Queryable, scope: WidgetScope, period: AnalyticsPeriod): Promise<WidgetAnalytics> {
