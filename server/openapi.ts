@@ -6,21 +6,16 @@
  */
 import {
   ERROR_STATUS,
-  FEEDBACK_VALUES,
   LIMITS,
-  LOCALES,
-  PAGE_FORMATS,
   PERMISSIONS,
-  PLANS,
-  STREAM_STATUSES,
-  THEMES,
   WIDGET_TYPES,
   type ErrorCode,
 } from '../wire/contract.js';
 import * as z from 'zod';
 import type { Route } from './http/router.js';
-import { FIELD_LIMITS } from './schema/limits.js';
 import { components } from './schema/registry.js';
+// The response shapes register themselves when loaded; the routes load the request shapes.
+import './schema/responses.js';
 
 // ---------------------------------------------------------------------------------------
 // The slice of OpenAPI 3.1 (and JSON Schema 2020-12) this document uses.
@@ -141,7 +136,6 @@ const header = (name: string): Reference => ({ $ref: `#/components/headers/${nam
 
 const string = (description: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'string', description, ...extra });
 const integer = (description: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'integer', description, ...extra });
-const boolean = (description: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'boolean', description, ...extra });
 const array = (items: Schema, description?: string, extra: SchemaObject = {}): SchemaObject => ({
   type: 'array',
   items,
@@ -150,7 +144,6 @@ const array = (items: Schema, description?: string, extra: SchemaObject = {}): S
 });
 const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, type: [schema.type as JsonType, 'null'] });
 const timestamp = (description: string): SchemaObject => string(`${description} ISO 8601, UTC.`, { format: 'date-time' });
-const id = (description: string): Reference => ref('Id', description);
 const EVENTS_PER_DAY = 'Analytics events the organisation may store per day (UTC); beyond it events are dropped and counted, never stored.';
 
 /** An object schema; `required` lists the members always present (or needed, in a request). */
@@ -162,11 +155,6 @@ const json = (schema: Schema, example?: unknown): Record<string, MediaType> => (
   'application/json': example === undefined ? { schema } : { schema, example },
 });
 
-const body = (schema: Schema, description?: string): RequestBody => ({
-  required: true,
-  ...(description ? { description } : {}),
-  content: json(schema),
-});
 
 const ok = (description: string, schema: Schema, headers?: Record<string, Reference>): Response => ({
   description,
@@ -334,184 +322,8 @@ function registeredSchemas(): Record<string, Schema> {
  */
 function documentSchemas(): Record<string, Schema> {
   const requestSchemas = registeredSchemas();
-  /** The settable config fields; the config a widget reads has them all, with defaults, plus its type and name. */
-  const CONFIG_SETTINGS = (requestSchemas.WidgetSettings as SchemaObject).properties!;
   return {
     ...requestSchemas,
-    Error: object(
-      {
-        error: object(
-          {
-            code: string('Machine-readable; one of the contract\'s codes.', { enum: Object.keys(ERROR_STATUS) }),
-            message: string('For people; names the offending field where there is one. Never a stack trace.'),
-          },
-          ['code', 'message'],
-        ),
-      },
-      ['error'],
-      { description: 'The body of every non-2xx response.', examples: [{ error: { code: 'permission_denied', message: 'This key lacks the pages.write permission.' } }] },
-    ),
-    PageConflictError: {
-      allOf: [ref('Error'), object({ pageId: id('The page that already has this `url`.') }, ['pageId'])],
-      description: '409 on a page write: the source has a page with that `url` already.',
-    },
-    CreditsExhaustedError: {
-      allOf: [ref('Error'), object({ hits: array(ref('Hit'), "Search results for the message over the widget's sources, so the chat widget can fall back to them.") }, ['hits'])],
-      description: '402 on chat: no answer credits left. Sent before any streaming starts.',
-    },
-    Page: object(
-      {
-        id: id('Made by the server: `p_` and random characters.'),
-        source: id('The source the page is in.'),
-        url: string('Absolute http(s) URL; unique within the source.', { format: 'uri' }),
-        title: string(
-          'The given title (for HTML, entities decoded and the site name around the page\'s heading removed), or one derived from the ' +
-            'content (HTML `<title>` without the site name, first heading) or the URL.',
-        ),
-        language: string('Language tag, e.g. `en` or `pt-BR`; drives stemming. An HTML page written without one takes its `<html lang>`. Absent when not set.'),
-        metadata: ref('PageMetadata'),
-        createdAt: timestamp('When the page was created.'),
-        updatedAt: timestamp('When the page last changed.'),
-        content: string(
-          'Only on get, create and patch. Stored as text: markdown as sent; HTML read into markdown: its main content only (navigation, ' +
-            'headers, footers, sidebars and permalink marks dropped), headings followed by `{#id}` where the page gives them an id, code ' +
-            'blocks fenced with their language, inline code, tables and definition lists kept; plain text as sent. Never served back as HTML.',
-        ),
-      },
-      ['id', 'source', 'url', 'title', 'createdAt', 'updatedAt'],
-    ),
-    PageWithContent: { allOf: [ref('Page'), object({}, ['content'])], description: 'A page with its `content`.' },
-    PageList: object(
-      {
-        pages: array(ref('Page'), 'Pages without `content`, oldest first.'),
-        nextCursor: nullable(string('Pass as `cursor` for the next page of results; `null` on the last one. Opaque.')),
-      },
-      ['pages', 'nextCursor'],
-    ),
-    Me: object(
-      {
-        organisation: object({ id: ref('Id'), name: string('Display name.') }, ['id', 'name']),
-        key: object(
-          {
-            id: string('The key\'s public id: `key_` and 16 hex digits (not the key itself).'),
-            name: string('What the key is for.'),
-            permissions: array(ref('Permission')),
-            sources: nullable(array(ref('Id'), 'The source limit; `null` when the key reaches every source.') as SchemaObject),
-          },
-          ['id', 'name', 'permissions', 'sources'],
-        ),
-        sources: array(
-          object({ id: ref('Id'), name: string('Display name.'), pages: integer('How many pages it holds.', { minimum: 0 }) }, ['id', 'name', 'pages']),
-          'The sources this key may reach, by id.',
-        ),
-      },
-      ['organisation', 'key', 'sources'],
-    ),
-    WidgetConfig: object(
-      {
-        type: string('The widget type.', { enum: WIDGET_TYPES }),
-        name: string('Display name.'),
-        ...CONFIG_SETTINGS,
-      },
-      ['type', 'name', ...Object.keys(CONFIG_SETTINGS)],
-      { description: 'Presentation config (spec 2.4): every field, with its default where the widget sets none.' },
-    ),
-    Hit: object(
-      {
-        id: string('Identifies the hit (a section of a page).'),
-        pageId: id('The page it is in.'),
-        url: string('Link to the page; may carry a `#fragment` for the matching section.', { format: 'uri' }),
-        title: string('The page title.'),
-        section: string('The heading path of the matching section, when it has one.'),
-        snippet: string('HTML in which only `<mark>` is markup and everything else is escaped.'),
-        source: id('The source it came from.'),
-        score: { type: 'number', description: 'Relevance; higher is better. Only comparable within one response.' },
-      },
-      ['id', 'pageId', 'url', 'title', 'snippet', 'source', 'score'],
-    ),
-    SearchResponse: object(
-      {
-        sessionId: ref('SessionId'),
-        queryId: string('Identifies this search, so a click can be tied to it (`queryId` of a click event).'),
-        hits: array(ref('Hit'), 'Best first.'),
-      },
-      ['sessionId', 'queryId', 'hits'],
-    ),
-    Source: object(
-      {
-        url: string('Where the cited text is.', { format: 'uri' }),
-        title: string('The page title.'),
-        pageId: id('The page.'),
-        section: string('The heading path of the cited section, when it has one (two sections of one page differ by it).'),
-      },
-      ['url', 'title', 'pageId'],
-      { description: 'A source cited by a chat answer or a summary.' },
-    ),
-    SummarizeResult: object(
-      {
-        summarized: boolean('False when no summary was made (no credits left, or nothing to summarise); `text` is then empty.'),
-        text: string('Markdown with numbered citations matching `sources`.'),
-        sources: array(ref('Source')),
-        sessionId: ref('SessionId', 'In the JSON response (not in the `done` event): the session the summary counts in.'),
-      },
-      ['summarized', 'text', 'sources'],
-      { description: 'A summary. Its `answerId`, for feedback, is in the stream\'s `meta` event.' },
-    ),
-    ChatReply: object(
-      {
-        text: string('The answer, markdown, with numbered citations matching `sources`.'),
-        conversationId: id('The conversation (new or continued), `c_…`.'),
-        answerId: string('Identifies this answer, `a_…`.'),
-        sources: array(ref('Source')),
-        sessionId: ref('SessionId', 'In the JSON response (not in the `done` event): the session the answer counts in.'),
-      },
-      ['text', 'conversationId', 'answerId', 'sources'],
-      { description: 'A full chat reply (spec 2.6).' },
-    ),
-    ConversationSummary: object(
-      {
-        id: id('`c_…`'),
-        title: string('From the first message.'),
-        kept: boolean('Kept conversations do not expire until released.'),
-        createdAt: timestamp('When it started.'),
-        updatedAt: timestamp('When its last message was added.'),
-        expiresAt: nullable(timestamp(`When it vanishes: ${LIMITS.conversationTtlDays} days after the last message; \`null\` while kept.`)),
-        messageCount: integer('How many messages it has.', { minimum: 0 }),
-      },
-      ['id', 'title', 'kept', 'createdAt', 'updatedAt', 'expiresAt', 'messageCount'],
-    ),
-    ConversationMessage: object(
-      {
-        role: string('Who said it.', { enum: ['user', 'assistant'] }),
-        text: string('The message; for the assistant, markdown.'),
-        answerId: string('Assistant messages: the answer id.'),
-        sources: array(ref('Source'), 'Assistant messages: the cited sources.'),
-        complete: boolean('Assistant messages: false when generation stopped before the answer was complete (the client went away).'),
-        createdAt: timestamp('When it was said.'),
-      },
-      ['role', 'text', 'createdAt'],
-    ),
-    Conversation: {
-      allOf: [ref('ConversationSummary'), object({ messages: array(ref('ConversationMessage'), 'Oldest first.') }, ['messages'])],
-      description: 'One transcript.',
-    },
-    ConversationList: object({ conversations: array(ref('ConversationSummary'), 'Newest first.') }, ['conversations']),
-    StreamMeta: object(
-      {
-        conversationId: id('Chat only.'),
-        answerId: string('The answer being generated.'),
-        sessionId: ref('SessionId', 'The session the answer counts in (made by the server when the request had none).'),
-      },
-      ['answerId'],
-      { description: 'First event.' },
-    ),
-    StreamStatus: object({ status: string('What the server is doing.', { enum: STREAM_STATUSES }) }, ['status']),
-    StreamSources: object({ sources: array(ref('Source')) }, ['sources'], { description: 'Once retrieval is done.' }),
-    StreamToken: object({ delta: string('The next piece of the answer; all deltas concatenated equal `done.text`.') }, ['delta']),
-    Health: object(
-      { status: { const: 'ok' }, database: string('Which database the server uses.', { enum: ['pglite', 'postgres'] }) },
-      ['status', 'database'],
-    ),
 
     // Admin API.
     Organisation: object(
