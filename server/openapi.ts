@@ -8,13 +8,13 @@ import {
   ERROR_STATUS,
   LIMITS,
   PERMISSIONS,
-  WIDGET_TYPES,
   type ErrorCode,
 } from '../wire/contract.js';
 import * as z from 'zod';
 import type { Route } from './http/router.js';
 import { components } from './schema/registry.js';
 // The response shapes register themselves when loaded; the routes load the request shapes.
+import './schema/admin-responses.js';
 import './schema/responses.js';
 
 // ---------------------------------------------------------------------------------------
@@ -127,34 +127,16 @@ export interface OpenApiDocument {
 }
 
 // ---------------------------------------------------------------------------------------
-// Small helpers: references, objects, bodies, error responses.
+// Small helpers: references, bodies, error responses.
 
 const ref = (schema: string, description?: string): Reference =>
   description ? { $ref: `#/components/schemas/${schema}`, description } : { $ref: `#/components/schemas/${schema}` };
 const param = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
 
-const string = (description: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'string', description, ...extra });
-const integer = (description: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'integer', description, ...extra });
-const array = (items: Schema, description?: string, extra: SchemaObject = {}): SchemaObject => ({
-  type: 'array',
-  items,
-  ...(description ? { description } : {}),
-  ...extra,
-});
-const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, type: [schema.type as JsonType, 'null'] });
-const timestamp = (description: string): SchemaObject => string(`${description} ISO 8601, UTC.`, { format: 'date-time' });
-const EVENTS_PER_DAY = 'Analytics events the organisation may store per day (UTC); beyond it events are dropped and counted, never stored.';
-
-/** An object schema; `required` lists the members always present (or needed, in a request). */
-function object(properties: Record<string, Schema>, required: string[] = [], extra: SchemaObject = {}): SchemaObject {
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), ...extra };
-}
-
 const json = (schema: Schema, example?: unknown): Record<string, MediaType> => ({
   'application/json': example === undefined ? { schema } : { schema, example },
 });
-
 
 const ok = (description: string, schema: Schema, headers?: Record<string, Reference>): Response => ({
   description,
@@ -310,179 +292,13 @@ const securitySchemes: Record<string, SecurityScheme> = {
 /** z.toJSONSchema's settings for this document: what a caller sends, with named shapes as references. */
 const JSON_SCHEMA_OPTIONS = { io: 'input', unrepresentable: 'any', uri: (name: string) => `#/components/schemas/${name}` } as const;
 
-/** The shapes registered in schema/registry.ts, as JSON Schema: the request bodies and what they share with responses. */
-function registeredSchemas(): Record<string, Schema> {
-  const { schemas: generated } = z.toJSONSchema(components, JSON_SCHEMA_OPTIONS);
-  return Object.fromEntries(Object.entries(generated).map(([name, { $schema: _dialect, $id: _id, ...schema }]) => [name, schema as Schema]));
-}
-
 /**
  * Every named schema: those of the request shapes (registered by the modules that define them,
  * so read once all routes are loaded), and the responses'.
  */
 function documentSchemas(): Record<string, Schema> {
-  const requestSchemas = registeredSchemas();
-  return {
-    ...requestSchemas,
-
-    // Admin API.
-    Organisation: object(
-      {
-        id: ref('Id'),
-        name: string('Display name.'),
-        plan: ref('Plan'),
-        credits: integer('Answer credits left.', { minimum: 0 }),
-        eventsPerDay: integer(EVENTS_PER_DAY, { minimum: 0 }),
-      },
-      ['id', 'name', 'plan', 'credits', 'eventsPerDay'],
-    ),
-    OrganisationDetail: {
-      allOf: [
-        ref('Organisation'),
-        object(
-          {
-            eventsToday: object(
-              {
-                stored: integer('Analytics events stored today (UTC).', { minimum: 0 }),
-                dropped: integer('Events dropped today because the organisation reached `eventsPerDay`.', { minimum: 0 }),
-              },
-              ['stored', 'dropped'],
-            ),
-            sources: array(object({ id: ref('Id'), name: string('Display name.'), pages: integer('Page count.') }, ['id', 'name', 'pages'])),
-            widgets: array(
-              object(
-                {
-                  id: ref('Id'),
-                  type: string('Widget type.', { enum: WIDGET_TYPES }),
-                  name: string('Display name.'),
-                  sources: array(ref('Id')),
-                  websites: array(string('Website list entry.')),
-                  config: ref('WidgetSettings'),
-                },
-                ['id', 'type', 'name', 'sources', 'websites', 'config'],
-              ),
-            ),
-            apiKeys: array(
-              object(
-                {
-                  id: string('`key_…`'),
-                  name: string('What it is for.'),
-                  permissions: array(ref('Permission')),
-                  sources: nullable(array(ref('Id')) as SchemaObject),
-                  createdAt: timestamp('Created.'),
-                  revokedAt: nullable(timestamp('Revoked; `null` while valid.')),
-                },
-                ['id', 'name', 'permissions', 'sources', 'createdAt', 'revokedAt'],
-              ),
-            ),
-          },
-          ['sources', 'widgets', 'apiKeys'],
-        ),
-      ],
-      description: 'An organisation with what it holds; never a secret.',
-    },
-    OrganisationListing: object({ organisations: array(ref('OrganisationDetail'), 'By id.') }, ['organisations']),
-    SourceRecord: object({ id: ref('Id'), name: string('Display name.') }, ['id', 'name']),
-    Widget: object(
-      {
-        organisation: ref('Id'),
-        id: ref('Id'),
-        key: string('The public widget key, `{organisation}/{widget}`, for `Assist.chat(key)` and friends.', { examples: ['acme/help'] }),
-        type: string('Widget type.', { enum: WIDGET_TYPES }),
-        name: string('Display name.'),
-        sources: array(ref('Id')),
-        websites: array(string('Website list entry, lowercased.')),
-        config: ref('WidgetSettings'),
-      },
-      ['organisation', 'id', 'key', 'type', 'name', 'sources', 'websites', 'config'],
-    ),
-    CreatedWidget: {
-      allOf: [
-        ref('Widget'),
-        object(
-          {
-            secret: string('The widget secret, `ws_…`. Shown only this once; stored as a hash.'),
-            signingSecret: string('The identity signing secret, `sig_…`, for the integrator\'s server to sign visitor ids. Never send it to a browser.'),
-          },
-          ['secret', 'signingSecret'],
-        ),
-      ],
-    },
-    WidgetSecret: object(
-      { widget: string('The widget key.'), secret: string('The new widget secret; shown only this once. The old one no longer works.') },
-      ['widget', 'secret'],
-    ),
-    SigningSecret: object(
-      {
-        widget: string('The widget key.'),
-        signingSecret: string('The new identity signing secret.'),
-        previousValidUntil: timestamp('Until when hashes made with the previous signing secret are still accepted (24 hours).'),
-      },
-      ['widget', 'signingSecret', 'previousValidUntil'],
-    ),
-    PreviewToken: object(
-      { widget: string('The widget key.'), token: string('`pt_…`; shown only this once.'), expiresAt: timestamp('One hour after minting.') },
-      ['widget', 'token', 'expiresAt'],
-    ),
-    CreatedApiKey: object(
-      {
-        id: string('The key\'s public id, `key_…`, used to revoke it.'),
-        organisation: ref('Id'),
-        name: string('What the key is for.'),
-        permissions: array(ref('Permission')),
-        sources: nullable(array(ref('Id')) as SchemaObject),
-        key: string('The API key, `ak_…`. Shown only this once; stored as a hash.'),
-      },
-      ['id', 'organisation', 'name', 'permissions', 'sources', 'key'],
-    ),
-    RevokedApiKey: object({ id: string('The key id.'), revoked: { const: true } }, ['id', 'revoked']),
-    QueryCount: object({ query: string('The query, lowercased and trimmed.'), searches: integer('How often it was searched.') }, ['query', 'searches']),
-    WidgetAnalytics: object(
-      {
-        widget: string('The widget key.'),
-        from: timestamp('Start of the period (included).'),
-        to: timestamp('End of the period (excluded).'),
-        sessions: integer('Distinct sessions with a search, answer or click in the period.'),
-        searches: integer('Searches.'),
-        topQueries: array(ref('QueryCount'), 'Most frequent queries, at most 20.'),
-        noResultQueries: array(ref('QueryCount'), 'Most frequent queries that found nothing, at most 20.'),
-        clicks: integer('Clicks.'),
-        searchesWithClicks: integer('Searches followed by at least one click on one of their results.'),
-        clickThroughRate: { type: 'number', minimum: 0, maximum: 1, description: '`searchesWithClicks / searches` (0 without searches), to 4 decimals.' },
-        clicksByRank: array(
-          object({ rank: nullable(integer('Result position, 1 first; `null` for clicks sent without one.')), clicks: integer('Clicks.') }, ['rank', 'clicks']),
-        ),
-        answers: object(
-          { chat: integer('Complete chat answers.'), summaries: integer('Complete summaries.'), total: integer('Both.') },
-          ['chat', 'summaries', 'total'],
-        ),
-        creditsSpent: integer('Answer credits spent (returned credits not counted).'),
-        feedback: object(
-          {
-            helpful: integer('Answers rated helpful (a rating counts in the period it was last changed in).'),
-            unhelpful: integer('Answers rated not helpful.'),
-            helpfulRate: nullable({ type: 'number', minimum: 0, maximum: 1, description: '`helpful / (helpful + unhelpful)` to 4 decimals; `null` without ratings.' }),
-            unhelpfulAnswers: array(
-              object(
-                {
-                  answerId: string('The answer.'),
-                  kind: string('A chat reply or a search summary.', { enum: ['chat', 'summary'] }),
-                  question: nullable(string('What was asked; `null` once a chat\'s conversation is deleted.')),
-                  comment: nullable(string('The visitor\'s comment.')),
-                  ratedAt: timestamp('When it was rated.'),
-                },
-                ['answerId', 'kind', 'question', 'comment', 'ratedAt'],
-              ),
-              'The latest answers rated not helpful, at most 50, newest first.',
-            ),
-          },
-          ['helpful', 'unhelpful', 'helpfulRate', 'unhelpfulAnswers'],
-        ),
-      },
-      ['widget', 'from', 'to', 'sessions', 'searches', 'topQueries', 'noResultQueries', 'clicks', 'searchesWithClicks', 'clickThroughRate', 'clicksByRank', 'answers', 'creditsSpent', 'feedback'],
-      { description: "A widget's search and answer analytics over a period." },
-    ),
-  };
+  const { schemas } = z.toJSONSchema(components, JSON_SCHEMA_OPTIONS);
+  return Object.fromEntries(Object.entries(schemas).map(([name, { $schema: _dialect, $id: _id, ...schema }]) => [name, schema as Schema]));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -8,11 +8,7 @@ import * as z from 'zod';
 import { ERROR_STATUS, LIMITS, STREAM_STATUSES, WIDGET_TYPES, type ErrorCode } from '../../wire/contract.js';
 import { Permission, WidgetSettings } from './admin-requests.js';
 import { components } from './registry.js';
-import { Id, id, PageMetadata, SessionId } from './fields.js';
-
-const described = (description: string) => z.string().meta({ description });
-const timestamp = (description: string) => z.string().meta({ description: `${description} ISO 8601, UTC.`, format: 'date-time' });
-const count = (description: string) => z.int().min(0).meta({ description });
+import { count, described, Id, id, PageMetadata, SessionId, timestamp } from './fields.js';
 
 export const ErrorBody = z
   .object({

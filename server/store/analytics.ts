@@ -6,50 +6,12 @@
  * answers from `answers`, ratings from `answer_feedback`.
  */
 import type { AnalyticsPeriod } from '../schema/admin-requests.js';
+import type { WidgetAnalytics } from '../schema/admin-responses.js';
 import type { Queryable } from './db.js';
 import type { WidgetScope } from './conversations.js';
 
-export interface WidgetAnalytics {
-  widget: string;
-  from: string;
-  to: string;
-  /** Distinct sessions with a search, answer or click in the period. */
-  sessions: number;
-  searches: number;
-  /** Most frequent queries (lowercased, trimmed), at most 20. */
-  topQueries: { query: string; searches: number }[];
-  /** Most frequent queries that found nothing, at most 20. */
-  noResultQueries: { query: string; searches: number }[];
-  clicks: number;
-  /** Searches followed by at least one click on one of their results. */
-  searchesWithClicks: number;
-  /** searchesWithClicks / searches (0 without searches). */
-  clickThroughRate: number;
-  /** Clicks per result position (1 is the first); `rank: null` for clicks sent without one. */
-  clicksByRank: { rank: number | null; clicks: number }[];
-  answers: { chat: number; summaries: number; total: number };
-  creditsSpent: number;
-  feedback: AnswerFeedbackSummary;
-}
-
 /** Ratings given in the period (a rating counts in the period it was last changed in). */
-export interface AnswerFeedbackSummary {
-  helpful: number;
-  unhelpful: number;
-  /** helpful / (helpful + unhelpful), to 4 decimals; null without ratings. */
-  helpfulRate: number | null;
-  /** The latest answers rated unhelpful, at most 50, newest first. */
-  unhelpfulAnswers: UnhelpfulAnswer[];
-}
-
-export interface UnhelpfulAnswer {
-  answerId: string;
-  kind: 'chat' | 'summary';
-  /** What was asked; null when the chat's conversation has since been deleted. */
-  question: string | null;
-  comment: string | null;
-  ratedAt: string;
-}
+type AnswerFeedbackSummary = WidgetAnalytics['feedback'];
 
 export async function widgetAnalytics(db: Queryable, scope: WidgetScope, period: AnalyticsPeriod): Promise<WidgetAnalytics> {
   const params = [scope.organisationId, scope.widgetId, period.from, period.to];

@@ -2,9 +2,10 @@
  * Widgets as the command line, the admin API and fixture files create and change them: their
  * settings, secrets (stored as hashes only) and preview tokens.
  */
-import { VARIANTS, type WidgetConfig, type WidgetType } from '../../wire/contract.js';
+import { VARIANTS, type WidgetType } from '../../wire/contract.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { WidgetCreate, WidgetSettings, WidgetUpdate } from '../schema/admin-requests.js';
+import type { CreatedWidget } from '../schema/admin-responses.js';
 import type { Queryable } from './db.js';
 import { requireOrganisation, validateSources } from './organisations.js';
 import { findWidget } from './records.js';
@@ -16,26 +17,11 @@ export const PREVIEW_TOKEN_TTL_MS = 60 * 60 * 1000;
  * A widget's settings as the schema checked them, once its `variant` is known to fit its type
  * (the type of a widget being changed is in the database, so this cannot be in the schema).
  */
-function settingsFor(type: WidgetType, settings: WidgetSettings): Partial<WidgetConfig> {
+function settingsFor(type: WidgetType, settings: WidgetSettings): WidgetSettings {
   if (settings.variant !== undefined && !VARIANTS[type].includes(settings.variant)) {
     throw badRequest(`\`config.variant\` must be one of: ${VARIANTS[type].join(', ')}.`);
   }
-  return settings as Partial<WidgetConfig>;
-}
-
-export interface CreatedWidget {
-  organisation: string;
-  id: string;
-  key: string;
-  type: WidgetType;
-  name: string;
-  sources: string[];
-  websites: string[];
-  config: Partial<WidgetConfig>;
-  /** Shown once. */
-  secret: string;
-  /** Kept on the server; shown to the owner so their server can sign visitor ids. */
-  signingSecret: string;
+  return settings;
 }
 
 /** Creates a widget; `secret` and `signingSecret` are given only by fixture files, else the server makes them. */
