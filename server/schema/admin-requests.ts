@@ -7,7 +7,7 @@ import { LIMITS, LOCALES, PERMISSIONS, PLANS, THEMES, WIDGET_TYPES, type Permiss
 import { parseEntry } from '../http/origin.js';
 import { FIELD_LIMITS } from './limits.js';
 import { components } from './registry.js';
-import { chosenSecret, flag, generatedByServer, id, Id, integer, oneOf, storableTime, stringList, text } from './fields.js';
+import { chosenSecret, flag, generatedByServer, id, Id, integer, matching, oneOf, storableTime, stringList, text } from './fields.js';
 
 /** Path segments the API itself uses right after `/api/v1/`; an organisation by that id could not be reached. */
 const RESERVED_ORGANISATION_IDS = ['admin'];
@@ -49,7 +49,7 @@ components.add(SourceCreate, { id: 'SourceCreate' });
 
 const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const colour = (description: string, fallback: string) =>
-  z.string({ error: 'must be a hex colour like #2557d6.' }).regex(HEX_COLOUR, { error: 'must be a hex colour like #2557d6.' }).meta({ description, default: fallback });
+  matching(HEX_COLOUR, 'must be a hex colour like #2557d6.').meta({ description, default: fallback });
 
 /**
  * An avatar loads in the visitor's page: an absolute https URL, or a path on the page's own

@@ -29,6 +29,14 @@ export function text(max: number, { allowEmpty = false, description }: { allowEm
   return description ? limited.meta({ description }) : limited;
 }
 
+/** A string of at most `max` characters, with one message for every way it can be wrong. */
+export function shortText(max: number, message = `must be a string of at most ${max} characters.`) {
+  return z.string({ error: message }).max(max, { error: message });
+}
+
+/** A string matching `pattern`, with one message for every way it can be wrong. */
+export const matching = (pattern: RegExp, message: string) => z.string({ error: message }).regex(pattern, { error: message });
+
 /** A whole number from `min` to `max`. */
 export function integer(min: number, max: number, description?: string) {
   const message = `must be a whole number from ${min} to ${max}.`;
@@ -46,7 +54,7 @@ export function oneOf<const Values extends readonly [string, ...string[]]>(value
 
 const ID_MESSAGE = "must be 1–64 letters, digits, '_' or '-', starting with a letter or digit.";
 
-export const Id = z.string({ error: ID_MESSAGE }).regex(ID_PATTERN, { error: ID_MESSAGE }).meta({
+export const Id = matching(ID_PATTERN, ID_MESSAGE).meta({
   description: 'An opaque identifier (organisation, source, widget, page, conversation).',
   examples: ['acme'],
 });
@@ -82,9 +90,7 @@ export function httpUrl(description: string) {
 
 /** An ISO 8601 time in the years 1 to 9999, for the database and every reader to take. */
 export const storableTimeString = (description: string) =>
-  z
-    .string({ error: 'must be an ISO 8601 time from the year 1 to 9999.' })
-    .max(64, { error: 'must be an ISO 8601 time from the year 1 to 9999.' })
+  shortText(64, 'must be an ISO 8601 time from the year 1 to 9999.')
     .refine((value) => storableTime(Date.parse(value)), { error: 'must be an ISO 8601 time from the year 1 to 9999.' })
     .meta({ description: `${description} ISO 8601, UTC.`, format: 'date-time' });
 
@@ -102,10 +108,7 @@ components.add(PageMetadata, { id: 'PageMetadata' });
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 const SESSION_ID_MESSAGE = "must be 1–128 letters, digits, '_' or '-'.";
 
-export const SessionId = z
-  .string({ error: SESSION_ID_MESSAGE })
-  .regex(SESSION_ID_PATTERN, { error: SESSION_ID_MESSAGE })
-  .meta({
+export const SessionId = matching(SESSION_ID_PATTERN, SESSION_ID_MESSAGE).meta({
     description: 'Analytics session id: one per browser tab, reused. When a search or chat request has none, the server makes one and returns it.',
     examples: ['s_0f3c1e5b9a8d4c2e7f6a5b4c3d2e1f00'],
   });
@@ -117,9 +120,7 @@ export const optionalSessionId = z.union([SessionId, z.literal(''), z.null()], {
 /** A secret the caller chose (fixture files only): `prefix` and at least 8 printable characters. */
 export function chosenSecret(prefix: string, description: string) {
   const message = `must start with ${prefix} and be at least 8 printable characters.`;
-  return z
-    .string({ error: message })
-    .max(200, { error: message })
+  return shortText(200, message)
     .refine((value) => value.startsWith(prefix) && /^[\x21-\x7e]{8,200}$/.test(value), { error: message })
     .meta({ description });
 }

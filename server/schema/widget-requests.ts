@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { FEEDBACK_VALUES, LIMITS } from '../../wire/contract.js';
 import { components } from './registry.js';
 import { FIELD_LIMITS } from './limits.js';
-import { flag, id, integer, optionalSessionId, SessionId, storableTimeString, text } from './fields.js';
+import { flag, id, integer, matching, optionalSessionId, SessionId, shortText, storableTimeString, text } from './fields.js';
 
 const question = (description: string) => text(FIELD_LIMITS.question, { description });
 
@@ -44,9 +44,7 @@ export const VisitorIdentity = z
 components.add(VisitorIdentity, { id: 'VisitorIdentity' });
 
 const contextText = (max: number, description: string) =>
-  z
-    .string({ error: `must be a string of at most ${max} characters.` })
-    .max(max, { error: `must be a string of at most ${max} characters.` })
+  shortText(max)
     .nullish()
     .transform((value) => value ?? undefined)
     .meta({ description });
@@ -107,23 +105,17 @@ const ClickEvent = z
     name: z.literal('click').meta({ description: 'A click on a result or a cited source.' }),
     props: z.strictObject(
       {
-        url: z
-          .string({ error: `must be a non-empty string of at most ${FIELD_LIMITS.url} characters.` })
+        url: shortText(FIELD_LIMITS.url, `must be a non-empty string of at most ${FIELD_LIMITS.url} characters.`)
           .regex(/\S/, { error: `must be a non-empty string of at most ${FIELD_LIMITS.url} characters.` })
-          .max(FIELD_LIMITS.url, { error: `must be a non-empty string of at most ${FIELD_LIMITS.url} characters.` })
           .meta({ description: 'The URL clicked.' }),
         rank: integer(0, FIELD_LIMITS.clickRank, 'Result position, from 1.').nullish(),
-        source: z
-          .string({ error: `must be a string of at most ${FIELD_LIMITS.clickSource} characters.` })
-          .max(FIELD_LIMITS.clickSource, { error: `must be a string of at most ${FIELD_LIMITS.clickSource} characters.` })
+        source: shortText(FIELD_LIMITS.clickSource)
           .nullish()
           .meta({ description: 'Where the link was, e.g. `result` or `summary`.' }),
       },
       { error: 'must be an object with `url`.' },
     ),
-    queryId: z
-      .string({ error: 'must be a query id from a search response.' })
-      .regex(QUERY_ID_PATTERN, { error: 'must be a query id from a search response.' })
+    queryId: matching(QUERY_ID_PATTERN, 'must be a query id from a search response.')
       .nullish()
       .meta({ description: 'The `queryId` of the search the click came from.' }),
     ts: eventTime,
@@ -143,14 +135,9 @@ const FeedbackEvent = z
     name: z.literal('feedback').meta({ description: 'A rating of an answer this session received; a later rating of the same answer replaces it.' }),
     props: z.strictObject(
       {
-        answerId: z
-          .string({ error: 'must be the `answerId` of an answer.' })
-          .regex(ANSWER_ID_PATTERN, { error: 'must be the `answerId` of an answer.' })
-          .meta({ description: 'The `answerId` of a chat reply or summary (from `meta`, `done` or the reply) that this session received; any other is 400.' }),
+        answerId: matching(ANSWER_ID_PATTERN, 'must be the `answerId` of an answer.').meta({ description: 'The `answerId` of a chat reply or summary (from `meta`, `done` or the reply) that this session received; any other is 400.' }),
         value: z.enum(FEEDBACK_VALUES, { error: 'must be "helpful" or "unhelpful".' }).meta({ description: 'The rating.' }),
-        comment: z
-          .string({ error: `must be a string of at most ${LIMITS.feedbackComment} characters.` })
-          .max(LIMITS.feedbackComment, { error: `must be a string of at most ${LIMITS.feedbackComment} characters.` })
+        comment: shortText(LIMITS.feedbackComment)
           .nullish()
           .meta({ description: "Why, in the visitor's words." }),
       },
