@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { LIMITS, LOCALES, PERMISSIONS, PLANS, THEMES, WIDGET_TYPES, type Permission as PermissionName } from '../../wire/contract.js';
-import { parseEntry } from '../http/origin.js';
+import { parseEntry } from './website-entry.js';
 import { FIELD_LIMITS } from './limits.js';
 import { components } from './registry.js';
 import { chosenSecret, flag, generatedByServer, id, Id, integer, matching, oneOf, storableTime, stringList, text } from './fields.js';
