@@ -63,6 +63,7 @@ export const PageListQuery = z.object({
       type: 'integer',
       minimum: 1,
       maximum: LIMITS.pageListMax,
+      default: LIMITS.pageListDefault,
     }),
   cursor: z
     .string()
