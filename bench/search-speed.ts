@@ -28,6 +28,8 @@ import { cachedDatabase, createDatabase, indexFingerprint } from './corpus/datab
 import { generatePages, loadPages, random } from './corpus/generate.js';
 import { ensureManual, readManual } from './corpus/manual.js';
 import { loadJudgedQueries } from './search-quality.js';
+import { OrganisationCreate } from '../server/schema/admin-requests.js';
+import { parseInput } from '../server/schema/parse.js';
 
 const ORGANISATION = 'bench';
 const SOURCE = 'docs';
@@ -122,7 +124,7 @@ export function typoMix(queries: string[]): string[] {
 async function buildBase(db: Db, log: (line: string) => void): Promise<number> {
   ensureManual(log);
   const pages = generatePages(readManual(), BASE_PAGES);
-  await createOrganisation(db, { id: ORGANISATION, name: 'Bench' });
+  await createOrganisation(db, parseInput(OrganisationCreate, { id: ORGANISATION, name: 'Bench' }));
   await createSource(db, ORGANISATION, { id: SOURCE, name: 'Docs' });
   log(`indexing ${pages.length.toLocaleString('en')} generated pages…`);
   const rate = await loadPages(db, ORGANISATION, SOURCE, pages, {

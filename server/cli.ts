@@ -18,7 +18,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HttpError } from './http/errors.js';
-import type { Body } from './http/validate.js';
+import { ApiKeyCreate, OrganisationCreate, OrganisationUpdate, SourceCreate, WidgetCreate, WidgetUpdate } from './schema/admin-requests.js';
+import { parseInput } from './schema/parse.js';
 import { ingest, IngestRefused, stderrProgress, summaryLine, type IngestInput } from './ingest/ingest.js';
 import { runServer } from './main.js';
 import { DATABASE_FLAGS, flag, parseFlags, serverOptions, START_FLAGS, UsageError, type FlagSpec } from './options.js';
@@ -95,7 +96,7 @@ function databaseCommand(
 }
 
 /** The setup fields of `values`, under the names the store's setup functions read. */
-const pick = (values: Record<string, unknown>, ...names: string[]): Body =>
+const pick = (values: Record<string, unknown>, ...names: string[]): Record<string, unknown> =>
   Object.fromEntries(names.filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
 
 const text = (values: Record<string, unknown>, name: string) => values[name] as string;
@@ -138,7 +139,7 @@ export const COMMANDS: Command[] = [
         flag('plan', 'text', 'free|pro', 'free shows the branding; pro may turn it off (default free)'),
       ],
     },
-    (db, values) => createOrganisation(db, pick(values, 'id', 'name', 'credits', 'plan')),
+    (db, values) => createOrganisation(db, parseInput(OrganisationCreate, pick(values, 'id', 'name', 'credits', 'plan'))),
   ),
   databaseCommand(
     {
@@ -146,7 +147,7 @@ export const COMMANDS: Command[] = [
       summary: "Change an organisation's name or plan; what is not given stays.",
       flags: [ORG(), NAME('organisation'), flag('plan', 'text', 'free|pro', 'the new plan')],
     },
-    (db, values) => updateOrganisation(db, text(values, 'org'), pick(values, 'name', 'plan')),
+    (db, values) => updateOrganisation(db, text(values, 'org'), parseInput(OrganisationUpdate, pick(values, 'name', 'plan'))),
   ),
   databaseCommand(
     {
@@ -154,7 +155,7 @@ export const COMMANDS: Command[] = [
       summary: "Set an organisation's answer credits.",
       flags: [ORG(), flag('credits', 'integer', 'N', 'the new number of credits', true)],
     },
-    (db, values) => updateOrganisation(db, text(values, 'org'), pick(values, 'credits')),
+    (db, values) => updateOrganisation(db, text(values, 'org'), parseInput(OrganisationUpdate, pick(values, 'credits'))),
   ),
   databaseCommand(
     {
@@ -162,7 +163,7 @@ export const COMMANDS: Command[] = [
       summary: 'Create a source (a collection of pages) in an organisation.',
       flags: [ORG(), flag('id', 'text', 'SOURCE', 'its id', true), NAME('source')],
     },
-    (db, values) => createSource(db, text(values, 'org'), pick(values, 'id', 'name')),
+    (db, values) => createSource(db, text(values, 'org'), parseInput(SourceCreate, pick(values, 'id', 'name'))),
   ),
   databaseCommand(
     {
@@ -179,7 +180,7 @@ export const COMMANDS: Command[] = [
         CONFIG,
       ],
     },
-    (db, values) => createWidget(db, text(values, 'org'), pick(values, 'id', 'type', 'name', 'sources', 'websites', 'config')),
+    (db, values) => createWidget(db, text(values, 'org'), parseInput(WidgetCreate, pick(values, 'id', 'type', 'name', 'sources', 'websites', 'config'))),
   ),
   databaseCommand(
     {
@@ -187,7 +188,7 @@ export const COMMANDS: Command[] = [
       summary: "Change a widget's name, sources, website list or config; what is not given stays (a given --config replaces the old one).",
       flags: [ORG(), WIDGET_ID, NAME('widget'), SOURCES_LIST('the sources it uses'), WEBSITES, CONFIG],
     },
-    (db, values) => updateWidget(db, text(values, 'org'), text(values, 'id'), pick(values, 'name', 'sources', 'websites', 'config')),
+    (db, values) => updateWidget(db, text(values, 'org'), text(values, 'id'), parseInput(WidgetUpdate, pick(values, 'name', 'sources', 'websites', 'config'))),
   ),
   databaseCommand(
     {
@@ -228,7 +229,7 @@ export const COMMANDS: Command[] = [
         SOURCES_LIST('limit the key to these sources (default: every source)'),
       ],
     },
-    (db, values) => createApiKey(db, text(values, 'org'), pick(values, 'name', 'permissions', 'sources')),
+    (db, values) => createApiKey(db, text(values, 'org'), parseInput(ApiKeyCreate, pick(values, 'name', 'permissions', 'sources'))),
   ),
   databaseCommand(
     {
@@ -254,7 +255,7 @@ export const COMMANDS: Command[] = [
     flags: DATABASE_FLAGS,
     async run(context) {
       // Read the file first: a wrong path should not cost a database start.
-      let fixture: Body;
+      let fixture: ReturnType<typeof readFixtureFile>;
       try {
         fixture = readFixtureFile(context.words[0]!);
       } catch (error) {

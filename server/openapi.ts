@@ -6,18 +6,16 @@
  */
 import {
   ERROR_STATUS,
-  FEEDBACK_VALUES,
   LIMITS,
-  LOCALES,
-  PAGE_FORMATS,
   PERMISSIONS,
-  PLANS,
-  STREAM_STATUSES,
-  THEMES,
-  WIDGET_TYPES,
   type ErrorCode,
 } from '../wire/contract.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './routes/search.js';
+import * as z from 'zod';
+import type { Route } from './http/router.js';
+import { components } from './schema/registry.js';
+// The response shapes register themselves when loaded; the routes load the request shapes.
+import './schema/admin-responses.js';
+import './schema/responses.js';
 
 // ---------------------------------------------------------------------------------------
 // The slice of OpenAPI 3.1 (and JSON Schema 2020-12) this document uses.
@@ -129,40 +127,15 @@ export interface OpenApiDocument {
 }
 
 // ---------------------------------------------------------------------------------------
-// Small helpers: references, objects, bodies, error responses.
+// Small helpers: references, bodies, error responses.
 
 const ref = (schema: string, description?: string): Reference =>
   description ? { $ref: `#/components/schemas/${schema}`, description } : { $ref: `#/components/schemas/${schema}` };
 const param = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
 
-const string = (description: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'string', description, ...extra });
-const integer = (description: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'integer', description, ...extra });
-const boolean = (description: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'boolean', description, ...extra });
-const array = (items: Schema, description?: string, extra: SchemaObject = {}): SchemaObject => ({
-  type: 'array',
-  items,
-  ...(description ? { description } : {}),
-  ...extra,
-});
-const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, type: [schema.type as JsonType, 'null'] });
-const timestamp = (description: string): SchemaObject => string(`${description} ISO 8601, UTC.`, { format: 'date-time' });
-const id = (description: string): Reference => ref('Id', description);
-const EVENTS_PER_DAY = 'Analytics events the organisation may store per day (UTC); beyond it events are dropped and counted, never stored.';
-
-/** An object schema; `required` lists the members always present (or needed, in a request). */
-function object(properties: Record<string, Schema>, required: string[] = [], extra: SchemaObject = {}): SchemaObject {
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), ...extra };
-}
-
 const json = (schema: Schema, example?: unknown): Record<string, MediaType> => ({
   'application/json': example === undefined ? { schema } : { schema, example },
-});
-
-const body = (schema: Schema, description?: string): RequestBody => ({
-  required: true,
-  ...(description ? { description } : {}),
-  content: json(schema),
 });
 
 const ok = (description: string, schema: Schema, headers?: Record<string, Reference>): Response => ({
@@ -316,555 +289,22 @@ const securitySchemes: Record<string, SecurityScheme> = {
 // ---------------------------------------------------------------------------------------
 // Schemas.
 
-const CONFIG_SETTINGS: Record<string, Schema> = {
-  variant: string('Chat: `bubble` (default) or `inline`. Search: `modal` (default) or `inline`.', { enum: ['bubble', 'inline', 'modal'] }),
-  accent_light: string('Accent colour in light mode, hex.', { pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', default: '#2557d6' }),
-  accent_dark: string('Accent colour in dark mode, hex.', { pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', default: '#8ab4ff' }),
-  theme: string('Colour scheme.', { enum: THEMES, default: 'auto' }),
-  branding: boolean('Shows "Powered by Assist". Always true on the `free` plan; a paid plan (`pro`) may set false.', { default: true }),
-  summary: boolean('Search only: an AI summary above the results (spends answer credits).', { default: false }),
-  speech_input: boolean('A microphone button where the browser supports it.', { default: false }),
-  placeholder: string('Input placeholder; may be empty.', { default: '', maxLength: 2000 }),
-  greeting: string('Chat only: the first assistant message; may be empty.', { default: '', maxLength: 2000 }),
-  avatar: { type: ['string', 'null'], description: 'Chat only: image URL (http(s) or a path) of the assistant; null when absent.', default: null },
-  debounce: integer('Search only: milliseconds to wait after typing.', { minimum: 0, maximum: 10_000, default: 1000 }),
-  default_language: string('Fallback UI language.', { enum: LOCALES, default: 'en' }),
-  suggestions: array(string('A question.', { minLength: 1, maxLength: LIMITS.suggestionLength }), 'Example questions the empty search modal and the empty chat offer.', {
-    maxItems: LIMITS.suggestions,
-    default: [],
-  }),
-};
+/** z.toJSONSchema's settings for this document: what a caller sends, with named shapes as references. */
+const JSON_SCHEMA_OPTIONS = { io: 'input', unrepresentable: 'any', uri: (name: string) => `#/components/schemas/${name}` } as const;
 
-const schemas: Record<string, Schema> = {
-  Id: string('An opaque identifier (organisation, source, widget, page, conversation).', {
-    pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$',
-    examples: ['acme'],
-  }),
-  Error: object(
-    {
-      error: object(
-        {
-          code: string('Machine-readable; one of the contract\'s codes.', { enum: Object.keys(ERROR_STATUS) }),
-          message: string('For people; names the offending field where there is one. Never a stack trace.'),
-        },
-        ['code', 'message'],
-      ),
-    },
-    ['error'],
-    { description: 'The body of every non-2xx response.', examples: [{ error: { code: 'permission_denied', message: 'This key lacks the pages.write permission.' } }] },
-  ),
-  PageConflictError: {
-    allOf: [ref('Error'), object({ pageId: id('The page that already has this `url`.') }, ['pageId'])],
-    description: '409 on a page write: the source has a page with that `url` already.',
-  },
-  CreditsExhaustedError: {
-    allOf: [ref('Error'), object({ hits: array(ref('Hit'), "Search results for the message over the widget's sources, so the chat widget can fall back to them.") }, ['hits'])],
-    description: '402 on chat: no answer credits left. Sent before any streaming starts.',
-  },
-  Page: object(
-    {
-      id: id('Made by the server: `p_` and random characters.'),
-      source: id('The source the page is in.'),
-      url: string('Absolute http(s) URL; unique within the source.', { format: 'uri' }),
-      title: string(
-        'The given title (for HTML, entities decoded and the site name around the page\'s heading removed), or one derived from the ' +
-          'content (HTML `<title>` without the site name, first heading) or the URL.',
-      ),
-      language: string('Language tag, e.g. `en` or `pt-BR`; drives stemming. An HTML page written without one takes its `<html lang>`. Absent when not set.'),
-      metadata: ref('PageMetadata'),
-      createdAt: timestamp('When the page was created.'),
-      updatedAt: timestamp('When the page last changed.'),
-      content: string(
-        'Only on get, create and patch. Stored as text: markdown as sent; HTML read into markdown: its main content only (navigation, ' +
-          'headers, footers, sidebars and permalink marks dropped), headings followed by `{#id}` where the page gives them an id, code ' +
-          'blocks fenced with their language, inline code, tables and definition lists kept; plain text as sent. Never served back as HTML.',
-      ),
-    },
-    ['id', 'source', 'url', 'title', 'createdAt', 'updatedAt'],
-  ),
-  PageWithContent: { allOf: [ref('Page'), object({}, ['content'])], description: 'A page with its `content`.' },
-  PageMetadata: {
-    type: 'object',
-    description: 'A flat object: string, number, boolean or null values. Absent when not set.',
-    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
-  },
-  PageWrite: object(
-    {
-      url: string('Absolute http or https URL.', { format: 'uri', maxLength: 2048 }),
-      title: string('Optional: when missing it is taken from the HTML `<title>`, the first heading, or the URL.', { maxLength: 1000 }),
-      content: string('The page text in `format`; may be empty.'),
-      format: string('How `content` is written.', { enum: PAGE_FORMATS, default: 'markdown' }),
-      language: nullable(string('Language tag like `en` or `pt-BR`; `null` clears it.', { pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' })),
-      metadata: { oneOf: [ref('PageMetadata'), { type: 'null' }], description: 'A flat object; `null` clears it.' },
-    },
-    ['url', 'content'],
-    { description: `A page to create. Bodies of page writes may be up to ${LIMITS.pageWrite / 1024 / 1024} MiB.` },
-  ),
-  PagePatch: {
-    ...object({
-      url: string('A new absolute http or https URL; another page of the source with it is 409.', { format: 'uri', maxLength: 2048 }),
-      title: string('A new title.', { maxLength: 1000 }),
-      content: string('New content, in `format` (or the format the page had).'),
-      format: string('How `content` is written.', { enum: PAGE_FORMATS }),
-      language: nullable(string('Language tag; `null` clears it.')),
-      metadata: { oneOf: [ref('PageMetadata'), { type: 'null' }], description: 'Replaces the metadata; `null` clears it.' },
-    }),
-    description: 'Only the fields sent change.',
-  },
-  PageList: object(
-    {
-      pages: array(ref('Page'), 'Pages without `content`, oldest first.'),
-      nextCursor: nullable(string('Pass as `cursor` for the next page of results; `null` on the last one. Opaque.')),
-    },
-    ['pages', 'nextCursor'],
-  ),
-  Me: object(
-    {
-      organisation: object({ id: ref('Id'), name: string('Display name.') }, ['id', 'name']),
-      key: object(
-        {
-          id: string('The key\'s public id: `key_` and 16 hex digits (not the key itself).'),
-          name: string('What the key is for.'),
-          permissions: array(ref('Permission')),
-          sources: nullable(array(ref('Id'), 'The source limit; `null` when the key reaches every source.') as SchemaObject),
-        },
-        ['id', 'name', 'permissions', 'sources'],
-      ),
-      sources: array(
-        object({ id: ref('Id'), name: string('Display name.'), pages: integer('How many pages it holds.', { minimum: 0 }) }, ['id', 'name', 'pages']),
-        'The sources this key may reach, by id.',
-      ),
-    },
-    ['organisation', 'key', 'sources'],
-  ),
-  Permission: string('An API key permission.', { enum: PERMISSIONS }),
-  WidgetConfig: object(
-    {
-      type: string('The widget type.', { enum: WIDGET_TYPES }),
-      name: string('Display name.'),
-      ...CONFIG_SETTINGS,
-    },
-    ['type', 'name', ...Object.keys(CONFIG_SETTINGS)],
-    { description: 'Presentation config (spec 2.4): every field, with its default where the widget sets none.' },
-  ),
-  WidgetSettings: {
-    ...object(CONFIG_SETTINGS, [], { additionalProperties: false }),
-    description:
-      'Settable presentation fields of spec 2.4; any other member is 400. The ones not set take their defaults. ' +
-      '`variant` must fit the widget type. On the `free` plan `branding` is reported true whatever is set here.',
-  },
-  Hit: object(
-    {
-      id: string('Identifies the hit (a section of a page).'),
-      pageId: id('The page it is in.'),
-      url: string('Link to the page; may carry a `#fragment` for the matching section.', { format: 'uri' }),
-      title: string('The page title.'),
-      section: string('The heading path of the matching section, when it has one.'),
-      snippet: string('HTML in which only `<mark>` is markup and everything else is escaped.'),
-      source: id('The source it came from.'),
-      score: { type: 'number', description: 'Relevance; higher is better. Only comparable within one response.' },
-    },
-    ['id', 'pageId', 'url', 'title', 'snippet', 'source', 'score'],
-  ),
-  SessionId: string('Analytics session id: one per browser tab, reused. When a search or chat request has none, the server makes one and returns it.', {
-    pattern: '^[A-Za-z0-9_-]{1,128}$',
-    examples: ['s_0f3c1e5b9a8d4c2e7f6a5b4c3d2e1f00'],
-  }),
-  SearchRequest: object(
-    {
-      query: string('What the visitor typed.'),
-      limit: integer('How many hits at most.', { minimum: 1, maximum: MAX_SEARCH_LIMIT, default: DEFAULT_SEARCH_LIMIT }),
-      sessionId: ref('SessionId'),
-    },
-    ['query'],
-  ),
-  SearchResponse: object(
-    {
-      sessionId: ref('SessionId'),
-      queryId: string('Identifies this search, so a click can be tied to it (`queryId` of a click event).'),
-      hits: array(ref('Hit'), 'Best first.'),
-    },
-    ['sessionId', 'queryId', 'hits'],
-  ),
-  Source: object(
-    {
-      url: string('Where the cited text is.', { format: 'uri' }),
-      title: string('The page title.'),
-      pageId: id('The page.'),
-      section: string('The heading path of the cited section, when it has one (two sections of one page differ by it).'),
-    },
-    ['url', 'title', 'pageId'],
-    { description: 'A source cited by a chat answer or a summary.' },
-  ),
-  SummarizeRequest: object({ query: string('The search query to summarise results for.'), sessionId: ref('SessionId') }, ['query']),
-  SummarizeResult: object(
-    {
-      summarized: boolean('False when no summary was made (no credits left, or nothing to summarise); `text` is then empty.'),
-      text: string('Markdown with numbered citations matching `sources`.'),
-      sources: array(ref('Source')),
-      sessionId: ref('SessionId', 'In the JSON response (not in the `done` event): the session the summary counts in.'),
-    },
-    ['summarized', 'text', 'sources'],
-    { description: 'A summary. Its `answerId`, for feedback, is in the stream\'s `meta` event.' },
-  ),
-  VisitorIdentity: object(
-    {
-      id: string('The visitor id chosen by the integrator (numbers converted to string before signing).', { minLength: 1, maxLength: 512 }),
-      hash: ref('VisitorHash'),
-    },
-    ['id'],
-    { description: 'A signed visitor. A wrong hash is 403 `invalid_identity`, never an anonymous visitor.' },
-  ),
-  VisitorHash: string(
-    "Lowercase hex HMAC-SHA256 of the visitor id, keyed with the widget's identity signing secret: " +
-      "`createHmac('sha256', signingSecret).update(id).digest('hex')`. After the signing secret is rotated, hashes made with the previous " +
-      'one are accepted for 24 hours.',
-    { pattern: '^[0-9a-f]{64}$' },
-  ),
-  ChatRequest: object(
-    {
-      message: string("The visitor's message."),
-      conversationId: id('Continue this conversation. Without it a new one starts.'),
-      user: ref('VisitorIdentity', 'With a valid hash the conversation is the visitor\'s: listed, kept and deleted only by them. Without `user`, the conversation can be continued by its id but is never listed.'),
-      context: {
-        ...object({ url: string('The page the visitor is on.'), title: string('Its title.') }),
-        additionalProperties: true,
-        description: 'What the page says about itself (url, title, anything more), used to improve the answer.',
-      },
-      sessionId: ref('SessionId'),
-    },
-    ['message'],
-  ),
-  ChatReply: object(
-    {
-      text: string('The answer, markdown, with numbered citations matching `sources`.'),
-      conversationId: id('The conversation (new or continued), `c_…`.'),
-      answerId: string('Identifies this answer, `a_…`.'),
-      sources: array(ref('Source')),
-      sessionId: ref('SessionId', 'In the JSON response (not in the `done` event): the session the answer counts in.'),
-    },
-    ['text', 'conversationId', 'answerId', 'sources'],
-    { description: 'A full chat reply (spec 2.6).' },
-  ),
-  ClickEvent: object(
-    {
-      name: { const: 'click', description: 'A click on a result or a cited source.' },
-      props: object(
-        {
-          url: string('The URL clicked.'),
-          rank: integer('Result position, from 1.'),
-          source: string('Where the link was, e.g. `result` or `summary`.'),
-        },
-        ['url'],
-      ),
-      queryId: string('The `queryId` of the search the click came from.'),
-      ts: timestamp('When it happened, by the client\'s clock.'),
-    },
-    ['name', 'props'],
-  ),
-  FeedbackEvent: object(
-    {
-      name: { const: 'feedback', description: 'A rating of an answer this session received; a later rating of the same answer replaces it.' },
-      props: object(
-        {
-          answerId: string('The `answerId` of a chat reply or summary (from `meta`, `done` or the reply) that this session received; any other is 400.'),
-          value: string('The rating.', { enum: FEEDBACK_VALUES }),
-          comment: string('Why, in the visitor\'s words.', { maxLength: LIMITS.feedbackComment }),
-        },
-        ['answerId', 'value'],
-      ),
-      queryId: string('Ignored for feedback.'),
-      ts: timestamp('When it happened, by the client\'s clock.'),
-    },
-    ['name', 'props'],
-  ),
-  EventsBody: object(
-    { sessionId: ref('SessionId'), events: array({ oneOf: [ref('ClickEvent'), ref('FeedbackEvent')] }) },
-    ['sessionId', 'events'],
-    { description: `Analytics events of one session; at most ${LIMITS.events / 1024} KiB.` },
-  ),
-  ConversationSummary: object(
-    {
-      id: id('`c_…`'),
-      title: string('From the first message.'),
-      kept: boolean('Kept conversations do not expire until released.'),
-      createdAt: timestamp('When it started.'),
-      updatedAt: timestamp('When its last message was added.'),
-      expiresAt: nullable(timestamp(`When it vanishes: ${LIMITS.conversationTtlDays} days after the last message; \`null\` while kept.`)),
-      messageCount: integer('How many messages it has.', { minimum: 0 }),
-    },
-    ['id', 'title', 'kept', 'createdAt', 'updatedAt', 'expiresAt', 'messageCount'],
-  ),
-  ConversationMessage: object(
-    {
-      role: string('Who said it.', { enum: ['user', 'assistant'] }),
-      text: string('The message; for the assistant, markdown.'),
-      answerId: string('Assistant messages: the answer id.'),
-      sources: array(ref('Source'), 'Assistant messages: the cited sources.'),
-      complete: boolean('Assistant messages: false when generation stopped before the answer was complete (the client went away).'),
-      createdAt: timestamp('When it was said.'),
-    },
-    ['role', 'text', 'createdAt'],
-  ),
-  Conversation: {
-    allOf: [ref('ConversationSummary'), object({ messages: array(ref('ConversationMessage'), 'Oldest first.') }, ['messages'])],
-    description: 'One transcript.',
-  },
-  ConversationList: object({ conversations: array(ref('ConversationSummary'), 'Newest first.') }, ['conversations']),
-  KeepRequest: object(
-    {
-      user: string('The visitor id (may also come as the `user` query parameter).'),
-      hash: ref('VisitorHash'),
-      kept: boolean('`true` keeps the conversation from expiring; `false` releases it (it then expires 30 days after its last message).', {
-        default: true,
-      }),
-    },
-    [],
-    { description: '`user` and `hash` are needed, here or as query parameters.' },
-  ),
-  VisitorProof: object(
-    { user: string('The visitor id.'), hash: ref('VisitorHash') },
-    [],
-    { description: 'Optional body of conversation deletes: `user` and `hash` as body fields instead of query parameters.' },
-  ),
-  StreamMeta: object(
-    {
-      conversationId: id('Chat only.'),
-      answerId: string('The answer being generated.'),
-      sessionId: ref('SessionId', 'The session the answer counts in (made by the server when the request had none).'),
-    },
-    ['answerId'],
-    { description: 'First event.' },
-  ),
-  StreamStatus: object({ status: string('What the server is doing.', { enum: STREAM_STATUSES }) }, ['status']),
-  StreamSources: object({ sources: array(ref('Source')) }, ['sources'], { description: 'Once retrieval is done.' }),
-  StreamToken: object({ delta: string('The next piece of the answer; all deltas concatenated equal `done.text`.') }, ['delta']),
-  Health: object(
-    { status: { const: 'ok' }, database: string('Which database the server uses.', { enum: ['pglite', 'postgres'] }) },
-    ['status', 'database'],
-  ),
-
-  // Admin API.
-  Plan: string('`free` (default): the config always says `branding: true`. `pro`: a widget may set `branding: false`.', { enum: PLANS }),
-  Organisation: object(
-    {
-      id: ref('Id'),
-      name: string('Display name.'),
-      plan: ref('Plan'),
-      credits: integer('Answer credits left.', { minimum: 0 }),
-      eventsPerDay: integer(EVENTS_PER_DAY, { minimum: 0 }),
-    },
-    ['id', 'name', 'plan', 'credits', 'eventsPerDay'],
-  ),
-  OrganisationCreate: object(
-    {
-      id: ref('Id', 'Chosen by the caller. `admin` (in any case) is reserved: `/api/v1/admin/` is the admin API.'),
-      name: string('Display name; defaults to the id.', { maxLength: 200 }),
-      credits: integer('Answer credits; default 0.', { minimum: 0, maximum: 1_000_000_000 }),
-      plan: ref('Plan'),
-      eventsPerDay: integer(`${EVENTS_PER_DAY} Default 100000.`, { minimum: 0, maximum: 1_000_000_000 }),
-    },
-    ['id'],
-  ),
-  OrganisationUpdate: {
-    ...object({
-      name: string('Display name.', { maxLength: 200 }),
-      plan: ref('Plan'),
-      credits: integer('Sets the answer credits.', { minimum: 0, maximum: 1_000_000_000 }),
-      eventsPerDay: integer(EVENTS_PER_DAY, { minimum: 0, maximum: 1_000_000_000 }),
-    }),
-    description: 'Only the fields sent change.',
-  },
-  OrganisationDetail: {
-    allOf: [
-      ref('Organisation'),
-      object(
-        {
-          eventsToday: object(
-            {
-              stored: integer('Analytics events stored today (UTC).', { minimum: 0 }),
-              dropped: integer('Events dropped today because the organisation reached `eventsPerDay`.', { minimum: 0 }),
-            },
-            ['stored', 'dropped'],
-          ),
-          sources: array(object({ id: ref('Id'), name: string('Display name.'), pages: integer('Page count.') }, ['id', 'name', 'pages'])),
-          widgets: array(
-            object(
-              {
-                id: ref('Id'),
-                type: string('Widget type.', { enum: WIDGET_TYPES }),
-                name: string('Display name.'),
-                sources: array(ref('Id')),
-                websites: array(string('Website list entry.')),
-                config: ref('WidgetSettings'),
-              },
-              ['id', 'type', 'name', 'sources', 'websites', 'config'],
-            ),
-          ),
-          apiKeys: array(
-            object(
-              {
-                id: string('`key_…`'),
-                name: string('What it is for.'),
-                permissions: array(ref('Permission')),
-                sources: nullable(array(ref('Id')) as SchemaObject),
-                createdAt: timestamp('Created.'),
-                revokedAt: nullable(timestamp('Revoked; `null` while valid.')),
-              },
-              ['id', 'name', 'permissions', 'sources', 'createdAt', 'revokedAt'],
-            ),
-          ),
-        },
-        ['sources', 'widgets', 'apiKeys'],
-      ),
-    ],
-    description: 'An organisation with what it holds; never a secret.',
-  },
-  OrganisationListing: object({ organisations: array(ref('OrganisationDetail'), 'By id.') }, ['organisations']),
-  SourceCreate: object({ id: ref('Id'), name: string('Display name; defaults to the id.', { maxLength: 200 }) }, ['id']),
-  SourceRecord: object({ id: ref('Id'), name: string('Display name.') }, ['id', 'name']),
-  WidgetCreate: object(
-    {
-      id: ref('Id'),
-      type: string('Widget type.', { enum: WIDGET_TYPES }),
-      name: string('Display name; defaults to the id.', { maxLength: 200 }),
-      sources: array(ref('Id'), 'Sources of this organisation it searches and answers from.', { minItems: 1, maxItems: 100 }),
-      websites: array(string('A host, host:port or *.domain.'), 'The website list; default empty (no browser may call it).', { maxItems: 200 }),
-      config: ref('WidgetSettings'),
-    },
-    ['id', 'type', 'sources'],
-    { description: 'The server makes the widget secret and the signing secret; a body naming `secret` or `signingSecret` is 400.' },
-  ),
-  WidgetUpdate: {
-    ...object({
-      name: string('Display name.', { maxLength: 200 }),
-      sources: array(ref('Id'), undefined, { minItems: 1, maxItems: 100 }),
-      websites: array(string('A host, host:port or *.domain.'), undefined, { maxItems: 200 }),
-      config: ref('WidgetSettings', 'Replaces the whole config.'),
-    }),
-    description: 'Only the fields sent change.',
-  },
-  Widget: object(
-    {
-      organisation: ref('Id'),
-      id: ref('Id'),
-      key: string('The public widget key, `{organisation}/{widget}`, for `Assist.chat(key)` and friends.', { examples: ['acme/help'] }),
-      type: string('Widget type.', { enum: WIDGET_TYPES }),
-      name: string('Display name.'),
-      sources: array(ref('Id')),
-      websites: array(string('Website list entry, lowercased.')),
-      config: ref('WidgetSettings'),
-    },
-    ['organisation', 'id', 'key', 'type', 'name', 'sources', 'websites', 'config'],
-  ),
-  CreatedWidget: {
-    allOf: [
-      ref('Widget'),
-      object(
-        {
-          secret: string('The widget secret, `ws_…`. Shown only this once; stored as a hash.'),
-          signingSecret: string('The identity signing secret, `sig_…`, for the integrator\'s server to sign visitor ids. Never send it to a browser.'),
-        },
-        ['secret', 'signingSecret'],
-      ),
-    ],
-  },
-  WidgetSecret: object(
-    { widget: string('The widget key.'), secret: string('The new widget secret; shown only this once. The old one no longer works.') },
-    ['widget', 'secret'],
-  ),
-  SigningSecret: object(
-    {
-      widget: string('The widget key.'),
-      signingSecret: string('The new identity signing secret.'),
-      previousValidUntil: timestamp('Until when hashes made with the previous signing secret are still accepted (24 hours).'),
-    },
-    ['widget', 'signingSecret', 'previousValidUntil'],
-  ),
-  PreviewToken: object(
-    { widget: string('The widget key.'), token: string('`pt_…`; shown only this once.'), expiresAt: timestamp('One hour after minting.') },
-    ['widget', 'token', 'expiresAt'],
-  ),
-  ApiKeyCreate: object(
-    {
-      name: string('What the key is for.', { maxLength: 200 }),
-      permissions: array(ref('Permission'), undefined, { minItems: 1 }),
-      sources: array(ref('Id'), 'The source limit; omit for every source of the organisation.', { minItems: 1, maxItems: 100 }),
-    },
-    ['name', 'permissions'],
-    { description: 'The server makes the key; a body naming `key` is 400.' },
-  ),
-  CreatedApiKey: object(
-    {
-      id: string('The key\'s public id, `key_…`, used to revoke it.'),
-      organisation: ref('Id'),
-      name: string('What the key is for.'),
-      permissions: array(ref('Permission')),
-      sources: nullable(array(ref('Id')) as SchemaObject),
-      key: string('The API key, `ak_…`. Shown only this once; stored as a hash.'),
-    },
-    ['id', 'organisation', 'name', 'permissions', 'sources', 'key'],
-  ),
-  RevokedApiKey: object({ id: string('The key id.'), revoked: { const: true } }, ['id', 'revoked']),
-  QueryCount: object({ query: string('The query, lowercased and trimmed.'), searches: integer('How often it was searched.') }, ['query', 'searches']),
-  WidgetAnalytics: object(
-    {
-      widget: string('The widget key.'),
-      from: timestamp('Start of the period (included).'),
-      to: timestamp('End of the period (excluded).'),
-      sessions: integer('Distinct sessions with a search, answer or click in the period.'),
-      searches: integer('Searches.'),
-      topQueries: array(ref('QueryCount'), 'Most frequent queries, at most 20.'),
-      noResultQueries: array(ref('QueryCount'), 'Most frequent queries that found nothing, at most 20.'),
-      clicks: integer('Clicks.'),
-      searchesWithClicks: integer('Searches followed by at least one click on one of their results.'),
-      clickThroughRate: { type: 'number', minimum: 0, maximum: 1, description: '`searchesWithClicks / searches` (0 without searches), to 4 decimals.' },
-      clicksByRank: array(
-        object({ rank: nullable(integer('Result position, 1 first; `null` for clicks sent without one.')), clicks: integer('Clicks.') }, ['rank', 'clicks']),
-      ),
-      answers: object(
-        { chat: integer('Complete chat answers.'), summaries: integer('Complete summaries.'), total: integer('Both.') },
-        ['chat', 'summaries', 'total'],
-      ),
-      creditsSpent: integer('Answer credits spent (returned credits not counted).'),
-      feedback: object(
-        {
-          helpful: integer('Answers rated helpful (a rating counts in the period it was last changed in).'),
-          unhelpful: integer('Answers rated not helpful.'),
-          helpfulRate: nullable({ type: 'number', minimum: 0, maximum: 1, description: '`helpful / (helpful + unhelpful)` to 4 decimals; `null` without ratings.' }),
-          unhelpfulAnswers: array(
-            object(
-              {
-                answerId: string('The answer.'),
-                kind: string('A chat reply or a search summary.', { enum: ['chat', 'summary'] }),
-                question: nullable(string('What was asked; `null` once a chat\'s conversation is deleted.')),
-                comment: nullable(string('The visitor\'s comment.')),
-                ratedAt: timestamp('When it was rated.'),
-              },
-              ['answerId', 'kind', 'question', 'comment', 'ratedAt'],
-            ),
-            'The latest answers rated not helpful, at most 50, newest first.',
-          ),
-        },
-        ['helpful', 'unhelpful', 'helpfulRate', 'unhelpfulAnswers'],
-      ),
-    },
-    ['widget', 'from', 'to', 'sessions', 'searches', 'topQueries', 'noResultQueries', 'clicks', 'searchesWithClicks', 'clickThroughRate', 'clicksByRank', 'answers', 'creditsSpent', 'feedback'],
-    { description: "A widget's search and answer analytics over a period." },
-  ),
-};
+/**
+ * Every named schema: those of the request shapes (registered by the modules that define them,
+ * so read once all routes are loaded), and the responses'.
+ */
+function documentSchemas(): Record<string, Schema> {
+  const { schemas } = z.toJSONSchema(components, JSON_SCHEMA_OPTIONS);
+  return Object.fromEntries(Object.entries(schemas).map(([name, { $schema: _dialect, $id: _id, ...schema }]) => [name, schema as Schema]));
+}
 
 // ---------------------------------------------------------------------------------------
 // Parameters and headers.
 
 const pathId = (name: string, description: string): Parameter => ({ name, in: 'path', required: true, description, schema: ref('Id') });
-const visitorQuery = (name: 'user' | 'hash', description: string): Parameter => ({
-  name,
-  in: 'query',
-  required: false,
-  description: `${description} May come as a body field instead.`,
-  schema: name === 'hash' ? ref('VisitorHash') : { type: 'string', maxLength: 512 },
-});
 
 const parameters: Record<string, Parameter> = {
   organisation: pathId('organisation', 'Organisation id.'),
@@ -873,36 +313,6 @@ const parameters: Record<string, Parameter> = {
   widget: pathId('widget', 'Widget id.'),
   conversation: pathId('conversation', 'Conversation id (`c_…`).'),
   apiKeyId: { name: 'key', in: 'path', required: true, description: 'The API key\'s id (`key_…`), not the key.', schema: ref('Id') },
-  limit: {
-    name: 'limit',
-    in: 'query',
-    description: `How many pages to list: 1–${LIMITS.pageListMax}; default ${LIMITS.pageListDefault}.`,
-    schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageListMax, default: LIMITS.pageListDefault },
-  },
-  cursor: {
-    name: 'cursor',
-    in: 'query',
-    description:
-      'The `nextCursor` of the previous response. Opaque: pass it back as is. A listing is in creation order, so pages added or ' +
-      'deleted between calls never make a page appear twice or be skipped; a cursor the API did not make is 400.',
-    schema: { type: 'string' },
-  },
-  user: visitorQuery('user', 'The signed visitor\'s id.'),
-  from: {
-    name: 'from',
-    in: 'query',
-    description: 'Start of the period: an ISO 8601 date or time. Default: 30 days before `to`.',
-    schema: { type: 'string', maxLength: 64 },
-    example: '2025-01-01',
-  },
-  to: {
-    name: 'to',
-    in: 'query',
-    description: 'End of the period: an ISO 8601 date or time; a date alone includes that whole day. Default: now.',
-    schema: { type: 'string', maxLength: 64 },
-    example: '2025-01-31',
-  },
-  hash: visitorQuery('hash', 'The visitor hash of `user`.'),
   ifNoneMatch: { name: 'If-None-Match', in: 'header', description: 'An `ETag` from an earlier response; 304 when it still matches.', schema: { type: 'string' } },
   accept: {
     name: 'Accept',
@@ -1054,7 +464,6 @@ function answerResponse(description: string, reply: string, example: string): Re
   };
 }
 
-const VISITOR_PARAMETERS = [param('user'), param('hash')];
 const CONVERSATION_NOTE =
   'Needs a signed visitor: `user` (the id) and `hash`, as query parameters or body fields. No visitor or a wrong hash is 403 ' +
   "`invalid_identity`. Another visitor's conversation, an anonymous one, or one that expired is 404.";
@@ -1086,7 +495,11 @@ function adminOperation(
   };
 }
 
-const paths: Record<string, PathItem> = {
+/**
+ * What each operation is, by path and method: everything but its input, which comes from its
+ * route's schema (see pathsOf).
+ */
+const OPERATIONS: Record<string, PathItem> = {
   '/api/v1/me': {
     get: {
       operationId: 'getMe',
@@ -1100,7 +513,6 @@ const paths: Record<string, PathItem> = {
   [PAGES]: {
     get: managementOperation('listPages', 'pages.read', 'List the pages of a source', {
       description: 'Without `content`. Ordered by creation (stable); follow `nextCursor` until it is `null`.',
-      parameters: [param('limit'), param('cursor')],
       responses: { '200': ok('One page of the listing.', ref('PageList')) },
     }),
     post: managementOperation(
@@ -1109,7 +521,6 @@ const paths: Record<string, PathItem> = {
       'Create a page',
       {
         description: `Searchable as soon as the response arrives. Body up to ${LIMITS.pageWrite / 1024 / 1024} MiB.`,
-        requestBody: body(ref('PageWrite')),
         responses: { '201': ok('The page, with its content.', ref('PageWithContent'), { Location: header('Location') }) },
       },
       [...MANAGEMENT_ERRORS, ...WRITE_ERRORS, 'conflict'],
@@ -1128,7 +539,6 @@ const paths: Record<string, PathItem> = {
       {
         description: 'Only the fields sent change. A new `url` that another page of the source has is 409.',
         parameters: [param('page')],
-        requestBody: body(ref('PagePatch')),
         responses: { '200': ok('The page as it is now, with its content.', ref('PageWithContent')) },
       },
       [...MANAGEMENT_ERRORS, ...WRITE_ERRORS, 'conflict'],
@@ -1164,7 +574,6 @@ const paths: Record<string, PathItem> = {
         'client address (`--search-rate-limit`, shared by every server on one database).',
       type: 'search',
       permission: '`search`',
-      requestBody: body(ref('SearchRequest')),
       responses: { '200': ok('The hits.', ref('SearchResponse'), CORS_HEADERS) },
       errors: ['invalid_request', 'rate_limited', ...WRITE_ERRORS],
     }),
@@ -1181,7 +590,6 @@ const paths: Record<string, PathItem> = {
       type: 'search',
       permission: '`summarize`',
       parameters: [param('accept')],
-      requestBody: body(ref('SummarizeRequest')),
       responses: { '200': answerResponse('The summary, as JSON or as a stream.', 'SummarizeResult', SUMMARY_STREAM_EXAMPLE) },
       errors: ['invalid_request', 'rate_limited', ...WRITE_ERRORS],
     }),
@@ -1199,7 +607,6 @@ const paths: Record<string, PathItem> = {
       type: 'chatbot',
       permission: '`chat`',
       parameters: [param('accept')],
-      requestBody: body(ref('ChatRequest')),
       responses: { '200': answerResponse('The reply, as JSON or as a stream.', 'ChatReply', CHAT_STREAM_EXAMPLE) },
       errors: ['invalid_request', 'invalid_identity', 'credits_exhausted', 'rate_limited', ...WRITE_ERRORS],
     }),
@@ -1216,13 +623,6 @@ const paths: Record<string, PathItem> = {
         'still answered 202 but dropped and counted, never stored; a `ts` must lie in the years 1 to 9999.',
       type: 'both',
       permission: '`search`, `chat` or `summarize` (any one)',
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': { schema: ref('EventsBody') },
-          'text/plain': { schema: { type: 'string', contentMediaType: 'application/json', description: 'An `EventsBody` as JSON text.' } },
-        },
-      },
       responses: { '202': { description: 'Accepted; empty body.', headers: CORS_HEADERS } },
       errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'rate_limited'],
     }),
@@ -1234,7 +634,6 @@ const paths: Record<string, PathItem> = {
       type: 'chatbot',
       permission: '`chat`',
       tags: ['Conversations'],
-      parameters: VISITOR_PARAMETERS,
       responses: { '200': ok('The conversations.', ref('ConversationList'), CORS_HEADERS) },
       errors: ['invalid_request', 'invalid_identity'],
     }),
@@ -1244,7 +643,6 @@ const paths: Record<string, PathItem> = {
       type: 'chatbot',
       permission: '`chat`',
       tags: ['Conversations'],
-      parameters: VISITOR_PARAMETERS,
       responses: { '204': { description: 'Deleted (also when there were none).', headers: CORS_HEADERS } },
       errors: ['invalid_request', 'invalid_identity'],
     }),
@@ -1256,7 +654,7 @@ const paths: Record<string, PathItem> = {
       type: 'chatbot',
       permission: '`chat`',
       tags: ['Conversations'],
-      parameters: [param('conversation'), ...VISITOR_PARAMETERS],
+      parameters: [param('conversation')],
       responses: { '200': ok('The conversation.', ref('Conversation'), CORS_HEADERS) },
       errors: ['invalid_request', 'invalid_identity'],
     }),
@@ -1266,7 +664,7 @@ const paths: Record<string, PathItem> = {
       type: 'chatbot',
       permission: '`chat`',
       tags: ['Conversations'],
-      parameters: [param('conversation'), ...VISITOR_PARAMETERS],
+      parameters: [param('conversation')],
       responses: { '204': { description: 'Deleted.', headers: CORS_HEADERS } },
       errors: ['invalid_request', 'invalid_identity'],
     }),
@@ -1280,8 +678,7 @@ const paths: Record<string, PathItem> = {
       type: 'chatbot',
       permission: '`chat`',
       tags: ['Conversations'],
-      parameters: [param('conversation'), ...VISITOR_PARAMETERS],
-      requestBody: body(ref('KeepRequest')),
+      parameters: [param('conversation')],
       responses: { '200': ok('The conversation summary as it is now.', ref('ConversationSummary'), CORS_HEADERS) },
       errors: ['invalid_request', 'invalid_identity', ...WRITE_ERRORS],
     }),
@@ -1320,7 +717,6 @@ const paths: Record<string, PathItem> = {
     }),
     post: adminOperation('adminCreateOrganisation', 'Create an organisation', {
       description: 'With its answer credits and plan.',
-      requestBody: body(ref('OrganisationCreate')),
       responses: { '201': ok('Created.', ref('Organisation')) },
       errors: [...ADMIN_WRITE_ERRORS, 'conflict'],
     }),
@@ -1334,7 +730,6 @@ const paths: Record<string, PathItem> = {
     patch: adminOperation('adminUpdateOrganisation', "Change an organisation's name, plan or credits", {
       description: 'Only the fields sent change; `credits` sets the answer credits.',
       parameters: [param('organisation')],
-      requestBody: body(ref('OrganisationUpdate')),
       responses: { '200': ok('The organisation as it is now.', ref('Organisation')) },
       errors: ADMIN_WRITE_ERRORS,
     }),
@@ -1342,7 +737,6 @@ const paths: Record<string, PathItem> = {
   [`${ADMIN_ORG}/sources`]: {
     post: adminOperation('adminCreateSource', 'Create a source', {
       parameters: [param('organisation')],
-      requestBody: body(ref('SourceCreate')),
       responses: { '201': ok('Created.', ref('SourceRecord')) },
       errors: [...ADMIN_WRITE_ERRORS, 'conflict'],
     }),
@@ -1351,7 +745,6 @@ const paths: Record<string, PathItem> = {
     post: adminOperation('adminCreateWidget', 'Create a widget', {
       description: 'The answer carries the widget secret, shown only this once, and the identity signing secret.',
       parameters: [param('organisation')],
-      requestBody: body(ref('WidgetCreate')),
       responses: { '201': ok('Created, with its secrets.', ref('CreatedWidget')) },
       errors: [...ADMIN_WRITE_ERRORS, 'conflict'],
     }),
@@ -1360,7 +753,6 @@ const paths: Record<string, PathItem> = {
     patch: adminOperation('adminUpdateWidget', "Change a widget's name, sources, website list or config", {
       description: 'Only the fields sent change; a `config` sent replaces the whole config.',
       parameters: [param('organisation'), param('widget')],
-      requestBody: body(ref('WidgetUpdate')),
       responses: { '200': ok('The widget as it is now (no secrets).', ref('Widget')) },
       errors: ADMIN_WRITE_ERRORS,
     }),
@@ -1392,7 +784,7 @@ const paths: Record<string, PathItem> = {
   [`${ADMIN_WIDGET}/analytics`]: {
     get: adminOperation('adminWidgetAnalytics', "A widget's analytics over a period", {
       description: 'Top queries, queries with no results, click-through rate, clicks by rank, answers given and credits spent.',
-      parameters: [param('organisation'), param('widget'), param('from'), param('to')],
+      parameters: [param('organisation'), param('widget')],
       responses: { '200': ok('The analytics.', ref('WidgetAnalytics')) },
       errors: [...ADMIN_ERRORS, 'invalid_request'],
     }),
@@ -1401,7 +793,6 @@ const paths: Record<string, PathItem> = {
     post: adminOperation('adminCreateApiKey', 'Create an API key', {
       description: 'With permissions and an optional source limit. The key is shown only this once.',
       parameters: [param('organisation')],
-      requestBody: body(ref('ApiKeyCreate')),
       responses: { '201': ok('Created, with the key.', ref('CreatedApiKey')) },
       errors: ADMIN_WRITE_ERRORS,
     }),
@@ -1463,25 +854,76 @@ const DESCRIPTION = `Search, chat and AI summaries over an organisation's conten
 - **Rate limits** apply to chat and summarize, per widget and client address (\`--rate-limit\`, default 30 a minute): 429 with \`Retry-After\`.
 - **Config** answers 304 to a matching \`If-None-Match\`.`;
 
-export const openapiDocument: OpenApiDocument = {
-  openapi: '3.1.0',
-  jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-  info: {
-    title: 'Assist API',
-    version: '1.0.0',
-    summary: 'Search, chat and summarize widgets, the management API and the admin API of the Assist reference server.',
-    description: DESCRIPTION,
-    license: { name: 'MIT', identifier: 'MIT' },
-  },
-  tags: [
-    { name: 'Management', description: 'Server-side calls with an organisation API key.' },
-    { name: 'Pages', description: 'The pages of a source (`pages.read`, `pages.write`).' },
-    { name: 'Widget', description: 'What the widgets call: config, search, summarize, chat, events.' },
-    { name: 'Conversations', description: "A signed visitor's chat history." },
-    { name: 'Scripts', description: 'The browser SDK and the analytics beacon.' },
-    { name: 'Meta', description: 'Health and this document.' },
-    { name: 'Admin', description: "The dashboard's jobs over HTTP, behind the server's admin token." },
-  ],
-  paths,
-  components: { schemas, parameters, headers, securitySchemes },
-};
+/**
+ * The paths of the document: every route the router serves (but the files), each with its
+ * operation from OPERATIONS and its input from the route's schema. The scripts are served by
+ * one files route and documented each on its own.
+ */
+function pathsOf(routes: Route[], queryParameters: Record<string, Parameter>): Record<string, PathItem> {
+  const paths: Record<string, PathItem> = {};
+  for (const route of routes) {
+    if (route.kind === 'files') continue;
+    const method = route.method.toLowerCase() as HttpMethod;
+    const operation = OPERATIONS[route.path]?.[method];
+    if (!operation) throw new Error(`${route.method} ${route.path} has no operation in the API document.`);
+    (paths[route.path] ??= {})[method] = withInput(operation, route, queryParameters);
+  }
+  for (const [path, item] of Object.entries(OPERATIONS)) if (path.startsWith('/widget/')) paths[path] = item;
+  return paths;
+}
+
+/** An operation with the body and query parameters its route's schema reads. */
+function withInput(operation: Operation, route: Route, queryParameters: Record<string, Parameter>): Operation {
+  const query = route.schema?.query ? parametersOf(route.schema.query) : [];
+  for (const parameter of query) queryParameters[parameter.name] = parameter;
+  const parameters = [...(operation.parameters ?? []), ...query.map((parameter) => param(parameter.name))];
+  const body = route.schema?.body;
+  // A body is documented where it is named (a POST that takes nothing reads an unnamed empty one) and never on GET.
+  const name = body && route.method !== 'GET' ? components.get(body.schema)?.id : undefined;
+  const content: Record<string, MediaType> = name ? json(ref(name)) : {};
+  if (name && body?.textPlain) {
+    content['text/plain'] = { schema: { type: 'string', contentMediaType: 'application/json', description: `An \`${name}\` as JSON text.` } };
+  }
+  return {
+    ...operation,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(name ? { requestBody: { required: !body!.optional, content } } : {}),
+  };
+}
+
+/** The query parameters a schema reads, each with the description and example of its field. */
+function parametersOf(query: z.ZodType): Parameter[] {
+  const { properties = {}, required = [] } = z.toJSONSchema(query, JSON_SCHEMA_OPTIONS) as SchemaObject;
+  return Object.entries(properties).map(([name, property]) => {
+    const { description = '', example, ...schema } = property as SchemaObject & { example?: unknown };
+    return { name, in: 'query', required: required.includes(name), description, schema, ...(example !== undefined ? { example } : {}) };
+  });
+}
+
+/** The OpenAPI document of `routes`, the routes the router serves. */
+export function openapiDocument(routes: Route[]): OpenApiDocument {
+  const queryParameters: Record<string, Parameter> = {};
+  const paths = pathsOf(routes, queryParameters);
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Assist API',
+      version: '1.0.0',
+      summary: 'Search, chat and summarize widgets, the management API and the admin API of the Assist reference server.',
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    tags: [
+      { name: 'Management', description: 'Server-side calls with an organisation API key.' },
+      { name: 'Pages', description: 'The pages of a source (`pages.read`, `pages.write`).' },
+      { name: 'Widget', description: 'What the widgets call: config, search, summarize, chat, events.' },
+      { name: 'Conversations', description: "A signed visitor's chat history." },
+      { name: 'Scripts', description: 'The browser SDK and the analytics beacon.' },
+      { name: 'Meta', description: 'Health and this document.' },
+      { name: 'Admin', description: "The dashboard's jobs over HTTP, behind the server's admin token." },
+    ],
+    paths,
+    components: { schemas: documentSchemas(), parameters: { ...parameters, ...queryParameters }, headers, securitySchemes },
+  };
+}

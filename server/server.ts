@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { ServerServices, type AppContext, type AppOptions } from './context.js';
 import { applyCors, answerPreflight } from './http/cors.js';
 import { HttpError, errorBody, sendError } from './http/errors.js';
-import { Router, type Reply, type Route } from './http/router.js';
+import { Router, routeContext, type Reply, type Route } from './http/router.js';
 import { routes } from './routes/index.js';
 import type { ServerLimits } from './options.js';
 
@@ -103,7 +103,7 @@ async function handle(context: AppContext, router: Router, req: IncomingMessage,
     }
     if (kind === 'widget') applyCors(req, res);
     const { route, params } = router.match(method, url.pathname);
-    const reply = await route.handler({ req, res, url, params, app: context, signal: controller.signal });
+    const reply = await route.handler(routeContext(route, { req, res, url, params, app: context, signal: controller.signal }));
     if (reply) sendReply(res, reply);
   } catch (error) {
     if (!(error instanceof HttpError)) context.log(`unexpected error on ${method} ${url.pathname}: ${(error as Error)?.stack ?? error}`);

@@ -6,6 +6,7 @@
  * A client that goes away aborts the upstream request. Upstream failures become an
  * `AnswerEngineError` whose message is safe to show; the details go to the server log.
  */
+import { createParser } from 'eventsource-parser';
 import { AnswerEngineError, type AnswerEngine, type GenerateInput, type GroundingSection, type Turn } from './types.js';
 
 export interface OpenAiEngineOptions {
@@ -201,28 +202,17 @@ function extractMessage(value: unknown): string {
 
 /**
  * The `data:` payloads of a `text/event-stream`, one per event (lines of one event joined
- * with `\n`). Small on purpose: the upstream protocol uses nothing else of SSE.
+ * with `\n`), parsed by eventsource-parser; the upstream protocol uses nothing else of SSE.
  */
 export class DataLineParser {
-  private buffer = '';
-  private data: string[] = [];
+  private payloads: string[] = [];
+  private readonly parser = createParser({ onEvent: (event) => this.payloads.push(event.data) });
 
+  /** Feeds the next piece of the stream; returns the payloads of the events it completed. */
   push(text: string): string[] {
-    this.buffer += text;
-    const payloads: string[] = [];
-    let newline: number;
-    while ((newline = this.buffer.search(/\r\n|\r|\n/)) !== -1) {
-      // A lone CR at the very end may be the first half of CRLF: wait for more.
-      if (this.buffer[newline] === '\r' && newline === this.buffer.length - 1) break;
-      const line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + (this.buffer.startsWith('\r\n', newline) ? 2 : 1));
-      if (line === '') {
-        if (this.data.length > 0) payloads.push(this.data.join('\n'));
-        this.data = [];
-      } else if (line.startsWith('data:')) {
-        this.data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-      }
-    }
-    return payloads;
+    this.parser.feed(text);
+    const completed = this.payloads;
+    this.payloads = [];
+    return completed;
   }
 }

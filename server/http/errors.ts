@@ -1,23 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../wire/contract.js';
+import type { ErrorBody, ErrorCode } from '../../wire/contract.js';
+import { HttpError } from '../errors.js';
 
-/** Thrown by handlers; becomes the contract's error body with the code's status. */
-export class HttpError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly headers: Record<string, string> = {},
-    /** Extra top-level members of the error body, e.g. `pageId` on 409 or `hits` on 402. */
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.status = ERROR_STATUS[code];
-  }
-}
-
-export const badRequest = (message: string) => new HttpError('invalid_request', message);
-export const notFound = (what = 'resource') => new HttpError('not_found', `No such ${what}.`);
+/** The error class lives outside http/ so the store can raise it; this module turns it into responses. */
+export { HttpError, badRequest, notFound } from '../errors.js';
 
 export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { error: { code, message } };

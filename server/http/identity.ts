@@ -8,10 +8,11 @@
  */
 import type { WidgetRecord } from '../store/records.js';
 import { constantTimeEqual, signVisitorId } from '../store/secrets.js';
+import { FIELD_LIMITS } from '../schema/limits.js';
 import { HttpError, badRequest } from './errors.js';
 
 /** Longest visitor id accepted, in characters. */
-export const MAX_VISITOR_ID = 512;
+const MAX_VISITOR_ID = FIELD_LIMITS.visitorId;
 
 type SigningSecrets = Pick<WidgetRecord, 'signingSecret' | 'previousSigningSecret' | 'previousSigningSecretUntil'>;
 

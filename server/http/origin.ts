@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { parseEntry, validHost } from '../schema/website-entry.js';
 
 /**
  * Website-list matching. An entry is a host, optionally with a port (`example.com`,
@@ -47,27 +48,6 @@ function entryMatches(entry: string, origin: ParsedOrigin): boolean {
   if (parsed.port !== undefined && parsed.port !== origin.port) return false;
   if (parsed.wildcard) return origin.host.endsWith(`.${parsed.host}`) && origin.host.length > parsed.host.length + 1;
   return origin.host === parsed.host;
-}
-
-/** Splits `*.host:port` into its parts; returns undefined for an entry that is not a host. */
-export function parseEntry(entry: string): { host: string; port?: string; wildcard: boolean; anyLoopbackPort?: true } | undefined {
-  if (entry.toLowerCase() === 'localhost:*') return { host: 'localhost', wildcard: false, anyLoopbackPort: true };
-  const match = /^(\*\.)?([a-z0-9.-]+|\[[0-9a-f:]+\])(?::(\d{1,5}))?$/.exec(entry.toLowerCase());
-  if (!match) return undefined;
-  const host = match[2]!;
-  const wildcard = Boolean(match[1]);
-  const port = match[3];
-  if (!validHost(host)) return undefined;
-  if (port !== undefined && (Number(port) === 0 || Number(port) > 65535)) return undefined;
-  // `*.com` would be every site under a top-level domain: a wildcard needs two labels under it.
-  if (wildcard && !host.includes('.')) return undefined;
-  return { wildcard, host, port };
-}
-
-/** A host name with no empty label and no `*` (an IPv6 literal in brackets passes as is). */
-function validHost(host: string): boolean {
-  if (host.startsWith('[')) return true;
-  return host !== '' && !host.includes('*') && host.split('.').every((label) => label !== '');
 }
 
 /**

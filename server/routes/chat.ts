@@ -2,28 +2,23 @@ import { LIMITS } from '../../wire/contract.js';
 import { acceptedLanguages, resolveLocale } from '../../wire/locale.js';
 import type { IncomingMessage } from 'node:http';
 import { respondWithAnswer } from '../answer/respond.js';
-import type { PageContext } from '../answer/types.js';
 import { authoriseWidget } from '../http/auth.js';
-import { readJson } from '../http/body.js';
-import { badRequest } from '../http/errors.js';
 import { verifyVisitor } from '../http/identity.js';
 import { withAnswerCapacity } from '../http/answer-capacity.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
-import type { Route } from '../http/router.js';
+import { defineRoute, type Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
-import { requireId, requireString, type Body } from '../http/validate.js';
+import { ChatRequest } from '../schema/widget-requests.js';
 import type { WidgetRecord } from '../store/records.js';
 import { sessionIdFrom } from '../store/sessions.js';
 
-/** Longest chat message or summarize query, in characters. */
-export const MAX_QUESTION = 4000;
-
 export const chatRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/api/v1/{organisation}/widgets/{widget}/chat',
     kind: 'widget',
-    async handler({ req, res, app, params, signal }) {
+    schema: { body: { schema: ChatRequest, limit: LIMITS.body } },
+    async handler({ req, res, app, params, signal, body: readBody }) {
       const { organisation, widget } = await authoriseWidget(app.db, req, {
         organisation: params.organisation!,
         widget: params.widget!,
@@ -31,12 +26,8 @@ export const chatRoutes: Route[] = [
         type: 'chatbot',
       });
       await enforceRateLimit(app, req, widget);
-      const body = await readJson(req, LIMITS.body);
-      const message = questionField(body, 'message');
-      const conversationId = body.conversationId === undefined || body.conversationId === null ? undefined : requireId(body.conversationId, 'conversationId');
-      const user = body.user ?? undefined;
-      if (user !== undefined && (typeof user !== 'object' || Array.isArray(user))) throw badRequest('`user` must be an object with `id` and `hash`.');
-      const visitorId = user === undefined ? null : verifyVisitor(widget, (user as Body).id, (user as Body).hash, { required: true, field: 'user.id' });
+      const body = await readBody();
+      const visitorId = body.user ? verifyVisitor(widget, body.user.id, body.user.hash, { required: true, field: 'user.id' }) : null;
       return withAnswerCapacity(app, req, (answerApp) =>
         respondWithAnswer({
           app: answerApp,
@@ -46,33 +37,14 @@ export const chatRoutes: Route[] = [
           widget,
           sessionId: sessionIdFrom(body),
           stream: wantsEventStream(req.headers.accept),
-          question: message,
+          question: body.message,
           language: visitorLanguage(req, widget),
-          chat: { conversationId, visitorId, context: pageContext(body.context) },
+          chat: { conversationId: body.conversationId ?? undefined, visitorId, context: body.context || undefined },
         }),
       );
     },
-  },
+  }),
 ];
-
-/** A chat message or summarize query: a non-empty string of at most 4000 characters. */
-export function questionField(body: Body, field: string): string {
-  return requireString(body, field, { max: MAX_QUESTION });
-}
-
-/** `context` as the SDK sends it: `{ url, title, ... }`; members other than url and title are ignored. */
-export function pageContext(value: unknown): PageContext | undefined {
-  if (value === undefined || value === null || value === false) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('`context` must be an object such as { "url": "…", "title": "…" }.');
-  const context = value as Body;
-  const read = (field: 'url' | 'title', max: number) => {
-    const member = context[field];
-    if (member === undefined || member === null) return undefined;
-    if (typeof member !== 'string' || member.length > max) throw badRequest(`\`context.${field}\` must be a string of at most ${max} characters.`);
-    return member;
-  };
-  return { url: read('url', 2048), title: read('title', 500) };
-}
 
 /**
  * The language the visitor reads, as the widgets choose it (spec section 8): the first of

@@ -20,7 +20,7 @@ import { markdownTitle } from '../content/markdown.js';
 import { readFixtureFile } from '../store/fixture.js';
 import { findWidget } from '../store/records.js';
 import { signVisitorId } from '../store/secrets.js';
-import { SESSION_ID_PATTERN } from '../store/sessions.js';
+import { SESSION_ID_PATTERN } from '../schema/fields.js';
 
 /** The demo fixture's organisation and widgets (demo/fixture.json). */
 export const DEMO_ORGANISATION = 'demo';

@@ -1,23 +1,24 @@
 import { LIMITS } from '../../wire/contract.js';
 import { authoriseWidget } from '../http/auth.js';
-import { readJson } from '../http/body.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
-import type { Route } from '../http/router.js';
-import { parseEventsBody, recordEvents } from '../store/events.js';
+import { defineRoute, type Route } from '../http/router.js';
+import { EventsBody } from '../schema/widget-requests.js';
+import { recordEvents } from '../store/events.js';
 
 export const eventRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/api/v1/{organisation}/widgets/{widget}/events',
     kind: 'widget',
-    async handler({ req, app, params }) {
+    // `text/plain` too: what navigator.sendBeacon sends without a preflight.
+    schema: { body: { schema: EventsBody, limit: LIMITS.events, textPlain: true } },
+    async handler({ req, app, params, body }) {
       const { widget } = await authoriseWidget(app.db, req, { organisation: params.organisation!, widget: params.widget!, permission: 'any' });
       await enforceRateLimit(app, req, widget, 'events');
-      // `text/plain` too: what navigator.sendBeacon sends without a preflight.
-      const { sessionId, events } = parseEventsBody(await readJson(req, LIMITS.events, true));
+      const { sessionId, events } = await body();
       const { firstDrop } = await recordEvents(app.db, { organisationId: widget.organisationId, widgetId: widget.id }, sessionId, events);
       if (firstDrop) app.log(`organisation ${widget.organisationId} reached its events_per_day cap; further events today are dropped and counted`);
       return { status: 202 };
     },
-  },
+  }),
 ];

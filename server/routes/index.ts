@@ -13,8 +13,8 @@ import { staticRoutes } from './static.js';
 import { summarizeRoutes } from './summarize.js';
 
 /**
- * Every route the server answers; the OpenAPI document is kept in step with this list (but
- * for the `files` routes) by a test.
+ * Every route the server answers; the OpenAPI document is generated from this list (but for
+ * the `files` routes), each route's input from its schema.
  */
-export const routes: Route[] = [...healthRoutes, ...openapiRoutes, ...meRoutes, ...pageRoutes, ...configRoutes, ...adminRoutes,
+export const routes: Route[] = [...healthRoutes, ...openapiRoutes(() => routes), ...meRoutes, ...pageRoutes, ...configRoutes, ...adminRoutes,
   ...searchRoutes, ...chatRoutes, ...summarizeRoutes, ...eventRoutes, ...conversationRoutes, ...staticRoutes];

@@ -1,24 +1,19 @@
 import { LIMITS, type SearchResponse } from '../../wire/contract.js';
 import { authoriseWidget } from '../http/auth.js';
-import { readJson } from '../http/body.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
-import type { Route } from '../http/router.js';
-import { optionalInteger, requireString } from '../http/validate.js';
+import { defineRoute, type Route } from '../http/router.js';
+import { SearchRequest } from '../schema/widget-requests.js';
 import { publicHits, searchSections } from '../search/search.js';
 import { recordSearchQuery } from '../store/search-queries.js';
 import { sessionIdFrom } from '../store/sessions.js';
-import { MAX_QUESTION } from './chat.js';
-
-/** Hits when the request names no `limit`, and the most it may ask for. */
-export const DEFAULT_SEARCH_LIMIT = 10;
-export const MAX_SEARCH_LIMIT = 50;
 
 export const searchRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/api/v1/{organisation}/widgets/{widget}/search',
     kind: 'widget',
-    async handler({ app, req, params }) {
+    schema: { body: { schema: SearchRequest, limit: LIMITS.body } },
+    async handler({ app, req, params, body: readBody }) {
       const { widget } = await authoriseWidget(app.db, req, {
         organisation: params.organisation!,
         widget: params.widget!,
@@ -26,9 +21,8 @@ export const searchRoutes: Route[] = [
         type: 'search',
       });
       await enforceRateLimit(app, req, widget, 'search');
-      const body = await readJson(req, LIMITS.body);
-      const query = requireString(body, 'query', { max: MAX_QUESTION });
-      const limit = optionalInteger(body, 'limit', 1, MAX_SEARCH_LIMIT) ?? DEFAULT_SEARCH_LIMIT;
+      const body = await readBody();
+      const { query, limit } = body;
       const sessionId = sessionIdFrom(body);
       const started = performance.now();
       const sections = await searchSections(app.db, {
@@ -51,5 +45,5 @@ export const searchRoutes: Route[] = [
       const response: SearchResponse = { sessionId, queryId, hits };
       return { body: response, headers: { 'Server-Timing': searchTime } };
     },
-  },
+  }),
 ];

@@ -1,21 +1,22 @@
 import { LIMITS } from '../../wire/contract.js';
 import { respondWithAnswer } from '../answer/respond.js';
 import { authoriseWidget } from '../http/auth.js';
-import { readJson } from '../http/body.js';
 import { withAnswerCapacity } from '../http/answer-capacity.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
-import type { Route } from '../http/router.js';
+import { defineRoute, type Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
+import { FIELD_LIMITS } from '../schema/limits.js';
+import { SummarizeRequest } from '../schema/widget-requests.js';
 import { sessionIdFrom } from '../store/sessions.js';
-import { questionField, visitorLanguage } from './chat.js';
-import { DEFAULT_SEARCH_LIMIT } from './search.js';
+import { visitorLanguage } from './chat.js';
 
 export const summarizeRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/api/v1/{organisation}/widgets/{widget}/summarize',
     kind: 'widget',
-    async handler({ req, res, app, params, signal }) {
+    schema: { body: { schema: SummarizeRequest, limit: LIMITS.body } },
+    async handler({ req, res, app, params, signal, body: readBody }) {
       const { organisation, widget } = await authoriseWidget(app.db, req, {
         organisation: params.organisation!,
         widget: params.widget!,
@@ -23,7 +24,7 @@ export const summarizeRoutes: Route[] = [
         type: 'search',
       });
       await enforceRateLimit(app, req, widget);
-      const body = await readJson(req, LIMITS.body);
+      const body = await readBody();
       return withAnswerCapacity(app, req, (answerApp) =>
         respondWithAnswer({
           app: answerApp,
@@ -33,12 +34,12 @@ export const summarizeRoutes: Route[] = [
           widget,
           sessionId: sessionIdFrom(body),
           stream: wantsEventStream(req.headers.accept),
-          question: questionField(body, 'query'),
+          question: body.query,
           language: visitorLanguage(req, widget),
           // The search widget asks for the default number of hits; the summary is built from the first of those.
-          summary: { hits: DEFAULT_SEARCH_LIMIT },
+          summary: { hits: FIELD_LIMITS.searchLimitDefault },
         }),
       );
     },
-  },
+  }),
 ];

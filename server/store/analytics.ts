@@ -5,79 +5,13 @@
  * from `search_queries` (written by the search route), clicks from `analytics_events`,
  * answers from `answers`, ratings from `answer_feedback`.
  */
-import { badRequest } from '../http/errors.js';
-import { storableTime } from '../http/validate.js';
+import type { AnalyticsPeriod } from '../schema/admin-requests.js';
+import type { WidgetAnalytics } from '../schema/admin-responses.js';
 import type { Queryable } from './db.js';
 import type { WidgetScope } from './conversations.js';
 
-export interface AnalyticsPeriod {
-  from: Date;
-  to: Date;
-}
-
-export interface WidgetAnalytics {
-  widget: string;
-  from: string;
-  to: string;
-  /** Distinct sessions with a search, answer or click in the period. */
-  sessions: number;
-  searches: number;
-  /** Most frequent queries (lowercased, trimmed), at most 20. */
-  topQueries: { query: string; searches: number }[];
-  /** Most frequent queries that found nothing, at most 20. */
-  noResultQueries: { query: string; searches: number }[];
-  clicks: number;
-  /** Searches followed by at least one click on one of their results. */
-  searchesWithClicks: number;
-  /** searchesWithClicks / searches (0 without searches). */
-  clickThroughRate: number;
-  /** Clicks per result position (1 is the first); `rank: null` for clicks sent without one. */
-  clicksByRank: { rank: number | null; clicks: number }[];
-  answers: { chat: number; summaries: number; total: number };
-  creditsSpent: number;
-  feedback: AnswerFeedbackSummary;
-}
-
 /** Ratings given in the period (a rating counts in the period it was last changed in). */
-export interface AnswerFeedbackSummary {
-  helpful: number;
-  unhelpful: number;
-  /** helpful / (helpful + unhelpful), to 4 decimals; null without ratings. */
-  helpfulRate: number | null;
-  /** The latest answers rated unhelpful, at most 50, newest first. */
-  unhelpfulAnswers: UnhelpfulAnswer[];
-}
-
-export interface UnhelpfulAnswer {
-  answerId: string;
-  kind: 'chat' | 'summary';
-  /** What was asked; null when the chat's conversation has since been deleted. */
-  question: string | null;
-  comment: string | null;
-  ratedAt: string;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * `from` and `to` query parameters: ISO dates or times; by default the last 30 days. A date
- * without a time means the whole day: `to=2025-01-31` includes January 31st.
- */
-export function parsePeriod(params: URLSearchParams, now: Date = new Date()): AnalyticsPeriod {
-  const read = (name: 'from' | 'to'): Date | undefined => {
-    const value = params.get(name);
-    if (value === null || value === '') return undefined;
-    const parsed = Date.parse(value);
-    const time = name === 'to' && DATE_ONLY.test(value) ? parsed + DAY_MS : parsed;
-    if (value.length > 64 || !storableTime(time)) throw badRequest(`\`${name}\` must be an ISO 8601 date or time from the year 1 to 9999.`);
-    return new Date(time);
-  };
-  const to = read('to') ?? now;
-  const from = read('from') ?? new Date(to.getTime() - 30 * DAY_MS);
-  if (from.getTime() >= to.getTime()) throw badRequest('`from` must be before `to`.');
-  return { from, to };
-}
+type AnswerFeedbackSummary = WidgetAnalytics['feedback'];
 
 export async function widgetAnalytics(db: Queryable, scope: WidgetScope, period: AnalyticsPeriod): Promise<WidgetAnalytics> {
   const params = [scope.organisationId, scope.widgetId, period.from, period.to];

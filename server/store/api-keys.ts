@@ -1,31 +1,16 @@
 /** Organisation API keys as the command line, the admin API and fixture files create and revoke them (stored as hashes only). */
-import { PERMISSIONS, type Permission } from '../../wire/contract.js';
-import { HttpError, badRequest, notFound } from '../http/errors.js';
-import { optionalStringArray, requireString, requireStringArray, type Body } from '../http/validate.js';
+import { conflict, notFound } from '../errors.js';
+import type { ApiKeyCreate } from '../schema/admin-requests.js';
 import type { Queryable } from './db.js';
 import { requireOrganisation, validateSources } from './organisations.js';
-import { generateSecret, hashSecret, optionalSecret } from './secrets.js';
+import { generateSecret, hashSecret } from './secrets.js';
 
-export async function createApiKey(db: Queryable, organisationId: string, input: Body) {
+/** Creates an API key; its `key` is given only by fixture files, else the server makes it. */
+export async function createApiKey(db: Queryable, organisationId: string, input: ApiKeyCreate) {
   await requireOrganisation(db, organisationId);
-  const name = requireString(input, 'name', { max: 200 });
-  const permissions = [
-    ...new Set(
-      requireStringArray(input, 'permissions', {
-        min: 1,
-        max: PERMISSIONS.length,
-        item: (permission) => {
-          if (!(PERMISSIONS as readonly string[]).includes(permission)) {
-            throw badRequest(`\`permissions\` entry "${permission}" is not one of ${PERMISSIONS.join(', ')}.`);
-          }
-          return permission as Permission;
-        },
-      }),
-    ),
-  ];
-  const sourceList = optionalStringArray(input, 'sources', { min: 1, max: 100 });
-  const sources = sourceList ? await validateSources(db, organisationId, sourceList) : null;
-  const key = optionalSecret(input, 'key', 'ak_') ?? generateSecret('ak_');
+  const { name, permissions } = input;
+  const sources = input.sources ? await validateSources(db, organisationId, input.sources) : null;
+  const key = input.key ?? generateSecret('ak_');
   const keyHash = hashSecret(key);
   const id = `key_${keyHash.slice(0, 16)}`;
   const rows = await db.query(
@@ -33,7 +18,7 @@ export async function createApiKey(db: Queryable, organisationId: string, input:
      ON CONFLICT DO NOTHING RETURNING id`,
     [id, organisationId, name, keyHash, permissions, sources],
   );
-  if (rows.length === 0) throw new HttpError('conflict', 'That API key exists already.');
+  if (rows.length === 0) throw conflict('That API key exists already.');
   return { id, organisation: organisationId, name, permissions, sources, key };
 }
 

@@ -11,7 +11,7 @@
  * database does not need to know who the visitor is, only that it is the same one.
  */
 import { LIMITS, type ConversationMessage, type ConversationSummary, type Conversation, type Source } from '../../wire/contract.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import type { Queryable } from './db.js';
 import { hashSecret } from './secrets.js';
 

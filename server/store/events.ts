@@ -6,95 +6,10 @@
  * rating per answer, a later one replaces it. Bodies are validated strictly: anything unknown
  * or ill-typed is refused (400) rather than stored.
  */
-import { FEEDBACK_VALUES, LIMITS, type FeedbackValue } from '../../wire/contract.js';
-import { badRequest } from '../http/errors.js';
-import { storableTime } from '../http/validate.js';
+import { badRequest } from '../errors.js';
+import type { ClickEvent, FeedbackEvent, RecordedEvent } from '../schema/widget-requests.js';
 import type { Queryable } from './db.js';
-import { SESSION_ID_PATTERN } from './sessions.js';
 import type { WidgetScope } from './conversations.js';
-
-export interface ClickEvent {
-  name: 'click';
-  url: string;
-  rank: number | null;
-  source: string | null;
-  queryId: string | null;
-  clientTime: string | null;
-}
-
-export interface FeedbackEvent {
-  name: 'feedback';
-  answerId: string;
-  value: FeedbackValue;
-  comment: string | null;
-}
-
-export type RecordedEvent = ClickEvent | FeedbackEvent;
-
-/** The most events one request may carry (the body is also capped at 64 KiB). */
-export const MAX_EVENTS = 100;
-const EVENT_FIELDS = new Set(['name', 'props', 'queryId', 'ts']);
-const PROP_FIELDS = new Set(['url', 'rank', 'source']);
-const FEEDBACK_FIELDS = new Set(['answerId', 'value', 'comment']);
-const QUERY_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
-const ANSWER_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** Checks an events body; throws 400 naming the first field that is wrong. */
-export function parseEventsBody(body: Record<string, unknown>): { sessionId: string; events: RecordedEvent[] } {
-  const sessionId = body.sessionId;
-  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
-    throw badRequest("`sessionId` is required: 1–128 letters, digits, '_' or '-'.");
-  }
-  for (const key of Object.keys(body)) if (key !== 'sessionId' && key !== 'events') throw badRequest(`\`${key}\` is not a field of an events body.`);
-  const list = body.events;
-  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_EVENTS) throw badRequest(`\`events\` must be an array of 1 to ${MAX_EVENTS} events.`);
-  const events = list.map((event, index): RecordedEvent => {
-    const at = `events[${index}]`;
-    if (!isObject(event)) throw badRequest(`\`${at}\` must be an object.`);
-    for (const key of Object.keys(event)) if (!EVENT_FIELDS.has(key)) throw badRequest(`\`${at}.${key}\` is not a field of an event.`);
-    if (event.name === 'feedback') return parseFeedback(event, at);
-    if (event.name !== 'click') throw badRequest(`\`${at}.name\` must be "click" or "feedback".`);
-    const props = event.props;
-    if (!isObject(props)) throw badRequest(`\`${at}.props\` must be an object with \`url\`.`);
-    for (const key of Object.keys(props)) if (!PROP_FIELDS.has(key)) throw badRequest(`\`${at}.props.${key}\` is not a property of a click.`);
-    if (typeof props.url !== 'string' || props.url.trim() === '' || props.url.length > 2048) {
-      throw badRequest(`\`${at}.props.url\` must be a non-empty string of at most 2048 characters.`);
-    }
-    const rank = props.rank ?? null;
-    if (rank !== null && (typeof rank !== 'number' || !Number.isInteger(rank) || rank < 0 || rank > 10_000)) {
-      throw badRequest(`\`${at}.props.rank\` must be a whole number from 0 to 10000.`);
-    }
-    const source = props.source ?? null;
-    if (source !== null && (typeof source !== 'string' || source.length > 64)) throw badRequest(`\`${at}.props.source\` must be a string of at most 64 characters.`);
-    const queryId = event.queryId ?? null;
-    if (queryId !== null && (typeof queryId !== 'string' || !QUERY_ID_PATTERN.test(queryId))) {
-      throw badRequest(`\`${at}.queryId\` must be a query id from a search response.`);
-    }
-    const ts = event.ts ?? null;
-    if (ts !== null && (typeof ts !== 'string' || ts.length > 64 || !storableTime(Date.parse(ts)))) {
-      throw badRequest(`\`${at}.ts\` must be an ISO 8601 time from the year 1 to 9999.`);
-    }
-    return { name: 'click', url: props.url, rank: rank as number | null, source: source as string | null, queryId: queryId as string | null, clientTime: ts ? new Date(ts).toISOString() : null };
-  });
-  return { sessionId, events };
-}
-
-function parseFeedback(event: Record<string, unknown>, at: string): FeedbackEvent {
-  const props = event.props;
-  if (!isObject(props)) throw badRequest(`\`${at}.props\` must be an object with \`answerId\` and \`value\`.`);
-  for (const key of Object.keys(props)) if (!FEEDBACK_FIELDS.has(key)) throw badRequest(`\`${at}.props.${key}\` is not a property of a feedback.`);
-  if (typeof props.answerId !== 'string' || !ANSWER_ID_PATTERN.test(props.answerId)) {
-    throw badRequest(`\`${at}.props.answerId\` must be the \`answerId\` of an answer.`);
-  }
-  if (!FEEDBACK_VALUES.includes(props.value as FeedbackValue)) throw badRequest(`\`${at}.props.value\` must be "helpful" or "unhelpful".`);
-  const comment = props.comment ?? null;
-  if (comment !== null && (typeof comment !== 'string' || comment.length > LIMITS.feedbackComment)) {
-    throw badRequest(`\`${at}.props.comment\` must be a string of at most ${LIMITS.feedbackComment} characters.`);
-  }
-  return { name: 'feedback', answerId: props.answerId, value: props.value as FeedbackValue, comment: comment?.trim() || null };
-}
 
 /**
  * Stores clicks, and ratings of answers this session received. A rating of any other answer

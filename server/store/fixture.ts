@@ -13,17 +13,17 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { PLANS, type Plan } from '../../wire/contract.js';
 import { markdownTitle } from '../content/markdown.js';
 import { urlOfFile } from '../content/paths.js';
-import { badRequest } from '../http/errors.js';
-import { optionalInteger, optionalString, requireHttpUrl, requireId, requireOneOf, type Body } from '../http/validate.js';
+import { Fixture, type FixtureSource } from '../schema/fixture.js';
+import { PageWrite } from '../schema/page-requests.js';
+import { parseInput } from '../schema/parse.js';
 import { joinTransaction, type Db } from './db.js';
 import { deletePage, upsertPageByUrl } from './pages.js';
 import { findWidget } from './records.js';
 import { hashSecret } from './secrets.js';
 import { createApiKey } from './api-keys.js';
-import { createOrganisation, createSource, DEFAULT_EVENTS_PER_DAY, requireOrganisationId } from './organisations.js';
+import { createOrganisation, createSource } from './organisations.js';
 import { createWidget, updateWidget } from './widgets.js';
 
 export interface FixtureSummary {
@@ -31,16 +31,19 @@ export interface FixtureSummary {
   pagesChanged: number;
 }
 
-export function readFixtureFile(path: string): Body {
+/** A fixture file as written: its shape is checked when it is applied (see applyFixture). */
+type FixtureText = Record<string, unknown>;
+
+export function readFixtureFile(path: string): FixtureText {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new Error(`Cannot read the fixture file ${path}: ${(error as Error).message}`);
   }
-  let fixture: Body;
+  let fixture: FixtureText;
   try {
-    fixture = JSON.parse(text) as Body;
+    fixture = JSON.parse(text) as FixtureText;
   } catch (error) {
     throw new Error(`The fixture file ${path} is not valid JSON: ${(error as Error).message}`);
   }
@@ -49,12 +52,12 @@ export function readFixtureFile(path: string): Body {
 }
 
 /** A source's `folder` is relative to the fixture file, wherever the server was started from. */
-function resolveFolders(fixture: Body, fixtureDir: string): void {
+function resolveFolders(fixture: FixtureText, fixtureDir: string): void {
   const organisations = Array.isArray(fixture.organisations) ? (fixture.organisations as unknown[]) : [];
   for (const organisation of organisations) {
-    const sources = (organisation as Body | null)?.sources;
+    const sources = (organisation as FixtureText | null)?.sources;
     if (!Array.isArray(sources)) continue;
-    for (const source of sources as (Body | null)[]) {
+    for (const source of sources as (FixtureText | null)[]) {
       if (source && typeof source.folder === 'string' && !isAbsolute(source.folder)) source.folder = join(fixtureDir, source.folder);
     }
   }
@@ -66,12 +69,9 @@ interface FolderSource {
   baseUrl: string;
 }
 
-function folderSource(source: Body, sourceId: string): FolderSource | undefined {
-  if (source.folder === undefined) return undefined;
-  if (typeof source.folder !== 'string' || source.folder === '') throw badRequest(`sources[${sourceId}].folder must be a path.`);
-  const baseUrl = requireHttpUrl(source, 'baseUrl');
-  if (!baseUrl.endsWith('/')) throw badRequest(`sources[${sourceId}].baseUrl must end with "/": the files' paths are appended to it.`);
-  return { folder: source.folder, baseUrl };
+function folderSource(source: FixtureSource): FolderSource | undefined {
+  // The schema requires a baseUrl wherever a folder is named.
+  return source.folder === undefined ? undefined : { folder: source.folder, baseUrl: source.baseUrl! };
 }
 
 /**
@@ -79,7 +79,7 @@ function folderSource(source: Body, sourceId: string): FolderSource | undefined 
  * by the folder-to-url rule of content/paths.ts (`guide/index.md` → `baseUrl/guide/`), its
  * title its first `# ` heading (else the file name).
  */
-export function readFolderPages({ folder, baseUrl }: FolderSource): Body[] {
+export function readFolderPages({ folder, baseUrl }: FolderSource): PageWrite[] {
   let files: string[];
   try {
     files = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md')).sort();
@@ -89,7 +89,7 @@ export function readFolderPages({ folder, baseUrl }: FolderSource): Body[] {
   return files.map((file) => {
     const content = readFileSync(join(folder, file), 'utf8');
     const title = markdownTitle(content) ?? basename(file, '.md');
-    return { url: urlOfFile(baseUrl, file), title, format: 'markdown', content };
+    return parseInput(PageWrite, { url: urlOfFile(baseUrl, file), title, format: 'markdown', content }, [file]);
   });
 }
 
@@ -104,14 +104,6 @@ async function deletePagesWithoutFile(db: Db, organisationId: string, sourceId: 
   return gone.length;
 }
 
-const list = (value: unknown, field: string): Body[] => {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((entry) => entry === null || typeof entry !== 'object')) {
-    throw badRequest(`\`${field}\` must be an array of objects.`);
-  }
-  return value as Body[];
-};
-
 /** Held while a fixture is applied (beside migrate.ts's lock for migrations). */
 const FIXTURE_LOCK = 74_151_002;
 
@@ -120,65 +112,58 @@ const FIXTURE_LOCK = 74_151_002;
  * on one PostgreSQL apply it one after the other (the second finds nothing left to do instead
  * of failing on the first one's rows), and a fixture that fails half-way leaves nothing behind.
  */
-export async function applyFixture(db: Db, fixture: Body): Promise<FixtureSummary> {
+export async function applyFixture(db: Db, fixtureText: FixtureText): Promise<FixtureSummary> {
+  const fixture = parseInput(Fixture, fixtureText);
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [FIXTURE_LOCK]);
     return applyFixtureWithin(joinTransaction(db, tx), fixture);
   });
 }
 
-async function applyFixtureWithin(db: Db, fixture: Body): Promise<FixtureSummary> {
+async function applyFixtureWithin(db: Db, fixture: Fixture): Promise<FixtureSummary> {
   const summary: FixtureSummary = { organisations: 0, pagesChanged: 0 };
-  for (const organisation of list(fixture.organisations, 'organisations')) {
-    const id = requireOrganisationId(organisation.id, 'organisations[].id');
-    const name = optionalString(organisation, 'name', { max: 200 }) ?? id;
-    const plan = requireOneOf<Plan>(organisation, 'plan', PLANS, 'free');
+  for (const organisation of fixture.organisations) {
+    const { id, plan, eventsPerDay } = organisation;
     const existing = await db.query('SELECT 1 FROM organisations WHERE id = $1', [id]);
     if (existing.length === 0) await createOrganisation(db, organisation);
-    else {
-      optionalInteger(organisation, 'credits', 0, 1_000_000_000);
-      const eventsPerDay = optionalInteger(organisation, 'eventsPerDay', 0, 1_000_000_000) ?? DEFAULT_EVENTS_PER_DAY;
-      await db.query('UPDATE organisations SET name = $2, plan = $3, events_per_day = $4 WHERE id = $1', [id, name, plan, eventsPerDay]);
-    }
+    else await db.query('UPDATE organisations SET name = $2, plan = $3, events_per_day = $4 WHERE id = $1', [id, organisation.name ?? id, plan, eventsPerDay]);
     summary.organisations++;
 
-    for (const source of list(organisation.sources, `organisations[${id}].sources`)) {
-      const sourceId = requireId(source.id, 'sources[].id');
+    for (const source of organisation.sources) {
+      const sourceId = source.id;
       const known = await db.query<{ name: string }>('SELECT name FROM sources WHERE organisation_id = $1 AND id = $2', [id, sourceId]);
       if (known.length === 0) await createSource(db, id, source);
-      else if (typeof source.name === 'string' && known[0]!.name !== source.name) {
+      else if (source.name !== undefined && known[0]!.name !== source.name) {
         await db.query('UPDATE sources SET name = $3 WHERE organisation_id = $1 AND id = $2', [id, sourceId, source.name]);
       }
-      const folder = folderSource(source, sourceId);
+      const folder = folderSource(source);
       const folderPages = folder ? readFolderPages(folder) : [];
-      for (const page of [...list(source.pages, `sources[${sourceId}].pages`), ...folderPages]) {
+      for (const page of [...source.pages, ...folderPages]) {
         if ((await upsertPageByUrl(db, id, sourceId, page)).changed) summary.pagesChanged++;
       }
       if (folder) {
-        const kept = new Set(folderPages.map((page) => page.url as string));
+        const kept = new Set(folderPages.map((page) => page.url));
         summary.pagesChanged += await deletePagesWithoutFile(db, id, sourceId, folder.baseUrl, kept);
       }
     }
 
-    for (const key of list(organisation.apiKeys, `organisations[${id}].apiKeys`)) {
-      if (typeof key.key !== 'string') throw badRequest('Fixture API keys need their `key`.');
+    for (const key of organisation.apiKeys) {
       const known = await db.query('SELECT 1 FROM api_keys WHERE key_hash = $1', [hashSecret(key.key)]);
       if (known.length === 0) await createApiKey(db, id, key);
     }
 
-    for (const widget of list(organisation.widgets, `organisations[${id}].widgets`)) {
-      const widgetId = requireId(widget.id, 'widgets[].id');
-      const current = await findWidget(db, id, widgetId);
+    for (const widget of organisation.widgets) {
+      const current = await findWidget(db, id, widget.id);
       if (!current) {
         await createWidget(db, id, widget);
         continue;
       }
-      await updateWidget(db, id, widgetId, { name: widget.name, sources: widget.sources, websites: widget.websites ?? [], config: widget.config ?? {} });
-      if (typeof widget.secret === 'string') {
-        await db.query('UPDATE widgets SET secret_hash = $3 WHERE organisation_id = $1 AND id = $2', [id, widgetId, hashSecret(widget.secret)]);
+      await updateWidget(db, id, widget.id, { name: widget.name, sources: widget.sources, websites: widget.websites, config: widget.config });
+      if (widget.secret !== undefined) {
+        await db.query('UPDATE widgets SET secret_hash = $3 WHERE organisation_id = $1 AND id = $2', [id, widget.id, hashSecret(widget.secret)]);
       }
-      if (typeof widget.signingSecret === 'string') {
-        await db.query('UPDATE widgets SET signing_secret = $3 WHERE organisation_id = $1 AND id = $2', [id, widgetId, widget.signingSecret]);
+      if (widget.signingSecret !== undefined) {
+        await db.query('UPDATE widgets SET signing_secret = $3 WHERE organisation_id = $1 AND id = $2', [id, widget.id, widget.signingSecret]);
       }
     }
   }

@@ -2,51 +2,30 @@
  * Organisations and their sources, as the command line, the admin API and fixture files
  * create and change them, and the admin API's overview of everything that exists.
  */
-import { PLANS, type Plan } from '../../wire/contract.js';
-import { HttpError, badRequest, notFound } from '../http/errors.js';
-import { optionalInteger, optionalString, requireId, requireOneOf, type Body } from '../http/validate.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import type { OrganisationCreate, OrganisationUpdate, SourceCreate } from '../schema/admin-requests.js';
 import type { Queryable } from './db.js';
 import { findOrganisation, sourceExists } from './records.js';
 
-/** Path segments the API itself uses right after `/api/v1/`; an organisation by that id could not be reached. */
-const RESERVED_ORGANISATION_IDS = ['admin'];
-
-/** An organisation id: an opaque id, and not one of the reserved ones (compared case-insensitively, to avoid look-alikes). */
-export function requireOrganisationId(value: unknown, field: string): string {
-  const id = requireId(value, field);
-  if (RESERVED_ORGANISATION_IDS.includes(id.toLowerCase())) {
-    throw badRequest(`\`${field}\` "${id}" is reserved: /api/v1/${id.toLowerCase()}/ is the server's own path.`);
-  }
-  return id;
-}
-
-/** Analytics events an organisation may store per day (UTC) unless it says otherwise; beyond it they are dropped and counted. */
-export const DEFAULT_EVENTS_PER_DAY = 100_000;
-
-const eventsPerDayField = (input: Body) => optionalInteger(input, 'eventsPerDay', 0, 1_000_000_000);
-
-export async function createOrganisation(db: Queryable, input: Body) {
-  const id = requireOrganisationId(input.id, 'id');
-  const name = optionalString(input, 'name', { max: 200 }) ?? id;
-  const plan = requireOneOf<Plan>(input, 'plan', PLANS, 'free');
-  const credits = optionalInteger(input, 'credits', 0, 1_000_000_000) ?? 0;
-  const eventsPerDay = eventsPerDayField(input) ?? DEFAULT_EVENTS_PER_DAY;
+export async function createOrganisation(db: Queryable, input: OrganisationCreate) {
+  const { id, plan, credits, eventsPerDay } = input;
+  const name = input.name ?? id;
   const rows = await db.query(
     'INSERT INTO organisations (id, name, plan, credits, events_per_day) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id',
     [id, name, plan, credits, eventsPerDay],
   );
-  if (rows.length === 0) throw new HttpError('conflict', `The organisation "${id}" exists already.`);
+  if (rows.length === 0) throw conflict(`The organisation "${id}" exists already.`);
   return { id, name, plan, credits, eventsPerDay };
 }
 
 /** Changes an organisation's name, plan, credits or events cap; only what is given changes. */
-export async function updateOrganisation(db: Queryable, organisationId: string, input: Body) {
+export async function updateOrganisation(db: Queryable, organisationId: string, input: OrganisationUpdate) {
   const organisation = await requireOrganisation(db, organisationId);
-  const name = optionalString(input, 'name', { max: 200 }) ?? organisation.name;
-  const plan = input.plan === undefined ? organisation.plan : requireOneOf<Plan>(input, 'plan', PLANS);
-  const credits = optionalInteger(input, 'credits', 0, 1_000_000_000) ?? organisation.credits;
+  const name = input.name ?? organisation.name;
+  const plan = input.plan ?? organisation.plan;
+  const credits = input.credits ?? organisation.credits;
   const [current] = await db.query<{ events_per_day: number }>('SELECT events_per_day FROM organisations WHERE id = $1', [organisationId]);
-  const eventsPerDay = eventsPerDayField(input) ?? current!.events_per_day;
+  const eventsPerDay = input.eventsPerDay ?? current!.events_per_day;
   await db.query('UPDATE organisations SET name = $2, plan = $3, credits = $4, events_per_day = $5 WHERE id = $1', [
     organisationId,
     name,
@@ -57,22 +36,21 @@ export async function updateOrganisation(db: Queryable, organisationId: string, 
   return { id: organisationId, name, plan, credits, eventsPerDay };
 }
 
-export async function createSource(db: Queryable, organisationId: string, input: Body) {
+export async function createSource(db: Queryable, organisationId: string, input: SourceCreate) {
   await requireOrganisation(db, organisationId);
-  const id = requireId(input.id, 'id');
-  const name = optionalString(input, 'name', { max: 200 }) ?? id;
+  const { id } = input;
+  const name = input.name ?? id;
   const rows = await db.query(
     'INSERT INTO sources (organisation_id, id, name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id',
     [organisationId, id, name],
   );
-  if (rows.length === 0) throw new HttpError('conflict', `The source "${id}" exists already.`);
+  if (rows.length === 0) throw conflict(`The source "${id}" exists already.`);
   return { id, name };
 }
 
-/** The distinct `sources` a widget or key names, each a source of the organisation, or 400. */
+/** The distinct `sources` a widget or key names (ids, as the schema checked), each a source of the organisation, or 400. */
 export async function validateSources(db: Queryable, organisationId: string, sources: string[]): Promise<string[]> {
   for (const source of sources) {
-    requireId(source, 'sources');
     if (!(await sourceExists(db, organisationId, source))) throw badRequest(`\`sources\` names "${source}", which is not a source of this organisation.`);
   }
   return [...new Set(sources)];

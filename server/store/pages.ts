@@ -1,7 +1,7 @@
 /** Pages of a source: the management API's list, get, create, patch and delete. */
-import { LIMITS, PAGE_FORMATS, type Page, type PageFormat, type PageList } from '../../wire/contract.js';
-import { HttpError, badRequest, notFound } from '../http/errors.js';
-import { optionalFlatObject, optionalString, requireHttpUrl, requireOneOf, requireString, type Body } from '../http/validate.js';
+import type { Page, PageFormat, PageList } from '../../wire/contract.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import type { PagePatch, PageWrite } from '../schema/page-requests.js';
 import { indexPage } from '../search/indexer.js';
 import type { Db, Queryable } from './db.js';
 import { firstHeading } from '../content/markdown.js';
@@ -54,16 +54,7 @@ function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-export async function listPages(db: Queryable, organisationId: string, sourceId: string, query: URLSearchParams): Promise<PageList> {
-  const limitText = query.get('limit');
-  let limit: number = LIMITS.pageListDefault;
-  if (limitText !== null) {
-    if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > LIMITS.pageListMax) {
-      throw badRequest(`\`limit\` must be a whole number from 1 to ${LIMITS.pageListMax}.`);
-    }
-    limit = Number(limitText);
-  }
-  const cursor = query.get('cursor');
+export async function listPages(db: Queryable, organisationId: string, sourceId: string, { limit, cursor }: { limit: number; cursor?: string }): Promise<PageList> {
   const after = cursor ? decodeCursor(cursor) : 0;
   const rows = await db.query<PageRow>(
     `SELECT ${COLUMNS} FROM pages WHERE organisation_id = $1 AND source_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
@@ -88,44 +79,8 @@ async function requirePage(db: Queryable, organisationId: string, sourceId: stri
   return row;
 }
 
-interface PageFields {
-  url: string;
-  title: string;
-  content: string;
-  format: PageFormat;
-  language: string | null;
-  metadata: Record<string, string | number | boolean | null> | null;
-}
-
-const LANGUAGE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
-
-/** Reads a page write body; with `partial`, only the fields present are required to be valid. */
-function readPageFields(body: Body, partial: boolean): Partial<PageFields> {
-  const fields: Partial<PageFields> = {};
-  if (!partial || body.url !== undefined) fields.url = requireHttpUrl(body, 'url');
-  if (body.format !== undefined || !partial) fields.format = requireOneOf<PageFormat>(body, 'format', PAGE_FORMATS, 'markdown');
-  if (!partial || body.content !== undefined) fields.content = requireString(body, 'content', { max: LIMITS.pageWrite, allowEmpty: true });
-  const title = optionalString(body, 'title', { max: 1000 });
-  if (title !== undefined) {
-    if (!title.trim()) throw badRequest('`title` must not be empty.');
-    fields.title = title.trim();
-  }
-  if (body.language !== undefined) {
-    if (body.language === null) fields.language = null;
-    else {
-      const language = requireString(body, 'language', { max: 35 });
-      if (!LANGUAGE_PATTERN.test(language)) throw badRequest('`language` must be a language tag like en or pt-BR.');
-      fields.language = language;
-    }
-  }
-  if (body.metadata !== undefined) fields.metadata = body.metadata === null ? null : optionalFlatObject(body, 'metadata')!;
-  return fields;
-}
-
-export async function createPage(db: Db, organisationId: string, sourceId: string, body: Body): Promise<Page> {
-  const fields = readPageFields(body, false);
-  const { reading, title, sections } = await readPageWrite({ format: fields.format!, content: fields.content!, title: fields.title, url: fields.url });
-  fields.content = reading.content;
+export async function createPage(db: Db, organisationId: string, sourceId: string, fields: PageWrite): Promise<Page> {
+  const { reading, title, sections } = await readPageWrite({ format: fields.format, content: fields.content, title: fields.title, url: fields.url });
   const language = fields.language !== undefined ? fields.language : (reading.language ?? null);
   return db.transaction(async (tx) => {
     const [existing] = await tx.query<{ id: string }>('SELECT id FROM pages WHERE organisation_id = $1 AND source_id = $2 AND url = $3', [
@@ -133,19 +88,19 @@ export async function createPage(db: Db, organisationId: string, sourceId: strin
       sourceId,
       fields.url,
     ]);
-    if (existing) throw new HttpError('conflict', 'A page with that url exists already in this source.', {}, { pageId: existing.id });
+    if (existing) throw conflict(URL_TAKEN, { pageId: existing.id });
     const [row] = await tx.query<PageRow>(
       `INSERT INTO pages (id, organisation_id, source_id, url, title, language, metadata, format, content)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-      [generateId('p_'), organisationId, sourceId, fields.url, title, language, fields.metadata ? JSON.stringify(fields.metadata) : null, fields.format, fields.content],
+      [generateId('p_'), organisationId, sourceId, fields.url, title, language, fields.metadata ? JSON.stringify(fields.metadata) : null, fields.format, reading.content],
     );
     await indexPage(tx, { ...row!, sections });
     return toWirePage(row!, true);
   }).catch(rethrowUrlConflict);
 }
 
-export async function updatePage(db: Db, organisationId: string, sourceId: string, pageId: string, body: Body): Promise<Page> {
-  const fields = readPageFields(body, true);
+export async function updatePage(db: Db, organisationId: string, sourceId: string, pageId: string, patch: PagePatch): Promise<Page> {
+  const fields = { ...patch };
   const before = await requirePage(db, organisationId, sourceId, pageId);
   // New content is read before the transaction, off the event loop when large; the page is
   // read again inside it, and a content or format changed meanwhile is read once more here.
@@ -172,7 +127,7 @@ export async function updatePage(db: Db, organisationId: string, sourceId: strin
         sourceId,
         fields.url,
       ]);
-      if (clash) throw new HttpError('conflict', 'A page with that url exists already in this source.', {}, { pageId: clash.id });
+      if (clash) throw conflict(URL_TAKEN, { pageId: clash.id });
     }
     const next = {
       url: fields.url ?? current.url,
@@ -200,25 +155,26 @@ export async function deletePage(db: Db, organisationId: string, sourceId: strin
   if (rows.length === 0) throw notFound(`page "${pageId}"`);
 }
 
+const URL_TAKEN = 'A page with that url exists already in this source.';
+
 /** Two writers racing on one url: the loser gets the contract's 409, not a database error. */
 function rethrowUrlConflict(error: unknown): never {
   if ((error as { code?: string })?.code === '23505') {
-    throw new HttpError('conflict', 'A page with that url exists already in this source.');
+    throw conflict(URL_TAKEN);
   }
   throw error;
 }
 
 /** Creates or updates the page at `url` so it holds exactly `body`; used by fixtures and ingestion. */
-export async function upsertPageByUrl(db: Db, organisationId: string, sourceId: string, body: Body): Promise<{ page: Page; changed: boolean }> {
-  const url = requireHttpUrl(body, 'url');
+export async function upsertPageByUrl(db: Db, organisationId: string, sourceId: string, fields: PageWrite): Promise<{ page: Page; changed: boolean }> {
+  const { url } = fields;
   const [existing] = await db.query<PageRow>(`SELECT ${COLUMNS} FROM pages WHERE organisation_id = $1 AND source_id = $2 AND url = $3`, [
     organisationId,
     sourceId,
     url,
   ]);
-  if (!existing) return { page: await createPage(db, organisationId, sourceId, body), changed: true };
-  const fields = readPageFields(body, false);
-  const { reading, title } = await readPageWrite({ format: fields.format!, content: fields.content!, title: fields.title, url });
+  if (!existing) return { page: await createPage(db, organisationId, sourceId, fields), changed: true };
+  const { reading, title } = await readPageWrite({ format: fields.format, content: fields.content, title: fields.title, url });
   const language = fields.language !== undefined ? fields.language : (reading.language ?? null);
   const same =
     existing.content === reading.content &&
@@ -227,7 +183,7 @@ export async function upsertPageByUrl(db: Db, organisationId: string, sourceId: 
     JSON.stringify(existing.metadata ?? null) === JSON.stringify(fields.metadata ?? null);
   if (same) return { page: toWirePage(existing, false), changed: false };
   const page = await updatePage(db, organisationId, sourceId, existing.id, {
-    ...body,
+    ...fields,
     title,
     language,
     metadata: fields.metadata ?? null,

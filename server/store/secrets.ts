@@ -1,6 +1,4 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { badRequest } from '../http/errors.js';
-import { optionalString, type Body } from '../http/validate.js';
 
 /** Secrets are kept only as SHA-256 hashes; the plaintext is shown once, when created. */
 export function hashSecret(secret: string): string {
@@ -27,13 +25,4 @@ export function constantTimeEqual(a: string, b: string): boolean {
 /** Lowercase hex HMAC-SHA256 of a visitor id, keyed with the widget's signing secret. */
 export function signVisitorId(id: string, signingSecret: string): string {
   return createHmac('sha256', signingSecret).update(id, 'utf8').digest('hex');
-}
-
-/** A secret the caller chose (`field` of `input`): `prefix` and at least 8 printable characters, or 400. */
-export function optionalSecret(input: Body, field: string, prefix: string): string | undefined {
-  const value = optionalString(input, field, { max: 200 });
-  if (value !== undefined && (!value.startsWith(prefix) || !/^[\x21-\x7e]{8,200}$/.test(value))) {
-    throw badRequest(`\`${field}\` must start with ${prefix} and be at least 8 printable characters.`);
-  }
-  return value;
 }

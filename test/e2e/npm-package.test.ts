@@ -196,7 +196,7 @@ export const missing = reply.answerText;
 });
 
 /** The packages only the server needs. */
-const SERVER_PACKAGES = ['@electric-sql/pglite', 'pg', 'htmlparser2'];
+const SERVER_PACKAGES = ['@electric-sql/pglite', 'pg', 'htmlparser2', 'zod', 'eventsource-parser'];
 
 /** Installs a packed tarball with npm into an empty folder (from npm's cache when it has the dependencies); returns the packages it brought. */
 async function installIntoEmptyFolder(tarball: string): Promise<{ folder: string; packages: string[] }> {
@@ -252,6 +252,9 @@ test('`npm install` of the server package brings its database and parser, and it
       server.once('exit', (code) => reject(new Error(`assist-server exited with ${code}`)));
     });
     assert.deepEqual(await (await fetch(`${url}/healthz`)).json(), { status: 'ok', database: 'pglite' });
+    // The API document is generated from the routes' schemas when first asked for.
+    const openapi = await (await fetch(`${url}/api/v1/openapi.json`)).json();
+    assert.ok(openapi.components.schemas.ChatRequest && openapi.paths['/api/v1/{organisation}/widgets/{widget}/chat'].post.requestBody);
     const script = await fetch(`${url}/widget/v1/assist.js`);
     assert.equal(script.status, 200);
     assert.equal(await script.text(), readFileSync(join(repo, 'dist/widget/v1/assist.js'), 'utf8'));

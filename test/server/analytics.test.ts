@@ -5,7 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePeriod } from '../../server/store/analytics.js';
+import { AnalyticsQuery } from '../../server/schema/admin-requests.js';
+import { parseInput } from '../../server/schema/parse.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
 
@@ -107,7 +108,7 @@ describe('widget analytics', () => {
   });
 
   test('dates: ISO days include the whole `to` day; bad input is 400', async () => {
-    const period = parsePeriod(new URLSearchParams({ from: '2025-01-01', to: '2025-01-31' }));
+    const period = parseInput(AnalyticsQuery, { from: '2025-01-01', to: '2025-01-31' });
     assert.equal(period.from.toISOString(), '2025-01-01T00:00:00.000Z');
     assert.equal(period.to.toISOString(), '2025-02-01T00:00:00.000Z');
     for (const query of ['?from=yesterday', '?to=2025-13-45', '?from=2025-02-01&to=2025-01-01']) {

@@ -98,7 +98,7 @@ describe('a fixture source that is a folder of markdown files', () => {
       await assert.rejects(applyFixture(server.db, missing), /Cannot read the fixture folder/);
       const noSlash = readFixtureFile(docs.fixturePath) as any;
       noSlash.organisations[0].sources[0].baseUrl = 'https://folk.test/docs';
-      await assert.rejects(applyFixture(server.db, noSlash), /baseUrl must end with "\/"/);
+      await assert.rejects(applyFixture(server.db, noSlash), /baseUrl` must end with "\/"/);
     } finally {
       docs.cleanUp();
     }

@@ -1,14 +1,19 @@
 /**
  * The OpenAPI document served at /api/v1/openapi.json: OpenAPI 3.1, every route the router
  * serves and every route of the contract documented, nothing documented under /api/v1 that
- * the router lacks, every `$ref` resolving, and real responses matching their schemas.
+ * the router lacks, every `$ref` resolving, and real responses matching their schemas (checked by ajv).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { ERROR_STATUS } from '../../wire/contract.js';
 import { routes } from '../../server/routes/index.js';
 import { baseFixture, startTestServer, type TestServer } from './harness.js';
+
+// Its types describe a CommonJS module; the ES build Node loads has the plugin as its default export.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 /** Every route in the contract's tables (contract.md), as `METHOD path`. */
 const CONTRACT_ROUTES = [
@@ -216,47 +221,74 @@ test('the decisions the contract leaves open are written down', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// Real responses against their documented schemas: a small structural checker (types,
-// required and undocumented members, arrays, enums, allOf/oneOf and references).
+// Real responses against their documented schemas, with a standard JSON Schema 2020-12
+// validator. A response must not carry members its schema does not document: every object
+// schema is closed (`unevaluatedProperties: false`). The parts of an `allOf` are left open,
+// and a named part is referred to in its open form, since the whole closes them.
 
-/** A schema with its `allOf` parts merged into one (members and required lists joined). */
-function flatten(schemaNode: any): any {
-  const schema = deref(schemaNode);
-  if (!schema?.allOf) return schema;
-  const parts = schema.allOf.map(flatten);
-  return {
-    type: 'object',
-    properties: Object.assign({}, ...parts.map((part: any) => part.properties ?? {})),
-    required: parts.flatMap((part: any) => part.required ?? []),
-  };
+const DOCUMENT_ID = 'https://assist.invalid/openapi.json';
+
+/** A schema with every object schema in it closed, as described above. */
+function closed(node: unknown, partOfAllOf = false): unknown {
+  if (Array.isArray(node)) return node.map((entry) => closed(entry));
+  if (!node || typeof node !== 'object') return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    copy[key] =
+      key === 'allOf' && Array.isArray(value)
+        ? value.map((part) => (typeof part.$ref === 'string' ? { $ref: part.$ref.replace('/schemas/', '/open/') } : closed(part, true)))
+        : closed(value);
+  }
+  if (('properties' in copy || 'allOf' in copy) && !partOfAllOf && copy.additionalProperties === undefined) copy.unevaluatedProperties = false;
+  return copy;
 }
 
-function problems(value: unknown, schemaNode: any, where = '$'): string[] {
-  const schema = flatten(schemaNode);
-  if (!schema || Object.keys(schema).length === 0) return [];
-  if (schema.oneOf) {
-    return schema.oneOf.some((part: any) => problems(value, part, where).length === 0) ? [] : [`${where}: matches no oneOf branch`];
-  }
-  const types: string[] = schema.type === undefined ? [] : [schema.type].flat();
-  const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
-  if (types.length > 0 && !types.includes(actual) && !(actual === 'integer' && types.includes('number'))) {
-    return [`${where}: ${actual}, documented ${types.join('|')}`];
-  }
-  const found: string[] = [];
-  if (schema.enum && !schema.enum.includes(value)) found.push(`${where}: ${JSON.stringify(value)} not in enum`);
-  if ('const' in schema && schema.const !== value) found.push(`${where}: ${JSON.stringify(value)} is not ${JSON.stringify(schema.const)}`);
-  if (actual === 'object' && (schema.properties || schema.additionalProperties)) {
-    const record = value as Record<string, unknown>;
-    for (const name of schema.required ?? []) if (!(name in record)) found.push(`${where}.${name}: required but missing`);
-    for (const [name, member] of Object.entries(record)) {
-      const memberSchema = schema.properties?.[name] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
-      if (memberSchema) found.push(...problems(member, memberSchema, `${where}.${name}`));
-      else if (schema.additionalProperties !== true) found.push(`${where}.${name}: not documented`);
-    }
-  }
-  if (actual === 'array' && schema.items) (value as unknown[]).forEach((item, index) => found.push(...problems(item, schema.items, `${where}[${index}]`)));
-  return found;
+let ajv: Ajv2020 | undefined;
+
+function validator(): Ajv2020 {
+  if (ajv) return ajv;
+  const named = Object.entries(document.components.schemas);
+  const schemas = Object.fromEntries(named.map(([name, schema]) => [name, closed(schema)]));
+  const open = Object.fromEntries(named.map(([name, schema]) => [name, closed(schema, true)]));
+  // OpenAPI's own members (`paths`, `info`, …) are not JSON Schema; only the components are compiled.
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas, open } });
+  return ajv;
 }
+
+/** What is wrong with `value` against a schema of the document (or a `$ref` into it); empty when it matches. */
+function problems(value: unknown, schemaNode: any): string[] {
+  const reference = typeof schemaNode?.$ref === 'string' ? `${DOCUMENT_ID}${schemaNode.$ref}` : undefined;
+  const validate = reference ? validator().getSchema(reference) : validator().compile({ $id: `${DOCUMENT_ID}/inline`, ...(closed(schemaNode) as object) });
+  assert.ok(validate, `the schema ${reference} compiles`);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || '$'} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
+}
+
+test('the validator refuses what a schema forbids: a missing member, a wrong type, an undocumented member', () => {
+  const page = { id: 'p_1', source: 'docs', url: 'https://acme.test/a', title: 'A', createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' };
+  assert.deepEqual(problems(page, { $ref: '#/components/schemas/Page' }), []);
+  const { title: _title, ...untitled } = page;
+  assert.notDeepEqual(problems(untitled, { $ref: '#/components/schemas/Page' }), []);
+  assert.notDeepEqual(problems({ ...page, title: 7 }, { $ref: '#/components/schemas/Page' }), []);
+  assert.notDeepEqual(problems({ ...page, secret: 'x' }, { $ref: '#/components/schemas/Page' }), []);
+  assert.notDeepEqual(problems({ ...page, content: 'c', secret: 'x' }, { $ref: '#/components/schemas/PageWithContent' }), []);
+  assert.deepEqual(problems({ ...page, content: 'c' }, { $ref: '#/components/schemas/PageWithContent' }), []);
+});
+
+test('the documented request schemas take what the server takes, with its limits', () => {
+  const request = (name: string, body: unknown) => problems(body, { $ref: `#/components/schemas/${name}` });
+  assert.deepEqual(request('ChatRequest', { message: 'Hi', user: { id: 'v', hash: 'a'.repeat(64) }, context: { url: 'https://acme.test/', title: 'Acme' } }), []);
+  assert.deepEqual(request('PageWrite', { url: 'https://acme.test/a', content: '', language: null, metadata: { a: 1 } }), []);
+  assert.deepEqual(request('WidgetCreate', { id: 'w', type: 'search', sources: ['docs'], config: { debounce: 300 } }), []);
+  assert.deepEqual(request('EventsBody', { sessionId: 's_1', events: [{ name: 'click', props: { url: 'https://acme.test/', rank: 1 } }] }), []);
+  assert.notDeepEqual(request('SearchRequest', { query: 'x', limit: 51 }), [], 'the search limit is documented');
+  assert.notDeepEqual(request('WidgetCreate', { id: 'w', type: 'search', sources: ['docs'], secret: 'ws_chosen_secret' }), [], 'secrets cannot be chosen');
+  assert.notDeepEqual(request('WidgetSettings', { colour: 'red' }), [], 'settings are closed');
+  assert.equal(document.components.schemas.SearchRequest.properties.query.maxLength, 4000);
+  assert.equal(document.components.parameters.limit.schema.maximum, 200);
+});
 
 function responseSchema(route: string, status: string): any {
   return deref(operation(route).responses[status]).content['application/json'].schema;

@@ -38,7 +38,7 @@ test('a section keeps its body as written: fences with their language, inline co
 test('the markdown of a section found by search is read back by its id', async () => {
   const server = await startTestServer({ fixture: baseFixture() });
   try {
-    await createPage(server.db, 'acme', 'docs', { url: 'https://acme.test/ctx', title: 'Context managers', content: PAGE });
+    await createPage(server.db, 'acme', 'docs', { url: 'https://acme.test/ctx', title: 'Context managers', content: PAGE, format: 'markdown' });
     const [hit] = await searchSections(server.db, { organisationId: 'acme', sources: ['docs'], query: 'Timer', limit: 3 });
     assert.ok(hit, 'the page is found');
     const markdown = await readSectionMarkdown(server.db, [hit.id]);
