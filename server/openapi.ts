@@ -564,10 +564,12 @@ const schemas: Record<string, Schema> = {
   ),
   FeedbackEvent: object(
     {
-      name: { const: 'feedback', description: 'A rating of an answer this session received; a later rating of the same answer replaces it.' },
+      name: { const: 'feedback', description: 'A rating of an answer this visitor or session received; a later rating of the same answer replaces it.' },
       props: object(
         {
-          answerId: string('The `answerId` of a chat reply or summary (from `meta`, `done` or the reply) that this session received; any other is 400.'),
+          answerId: string(
+            'The `answerId` of a chat reply or summary (from `meta`, `done` or the reply): one in a signed visitor\'s conversation is rated by that visitor (the body\'s `user`, from any session), any other by the session that received it; any other is 400.',
+          ),
           value: string('The rating.', { enum: FEEDBACK_VALUES }),
           comment: string('Why, in the visitor\'s words.', { maxLength: LIMITS.feedbackComment }),
         },
@@ -579,7 +581,11 @@ const schemas: Record<string, Schema> = {
     ['name', 'props'],
   ),
   EventsBody: object(
-    { sessionId: ref('SessionId'), events: array({ oneOf: [ref('ClickEvent'), ref('FeedbackEvent')] }) },
+    {
+      sessionId: ref('SessionId'),
+      events: array({ oneOf: [ref('ClickEvent'), ref('FeedbackEvent')] }),
+      user: ref('VisitorIdentity', 'The signed visitor, as in chat: they rate the answers of their own conversations from any session.'),
+    },
     ['sessionId', 'events'],
     { description: `Analytics events of one session; at most ${LIMITS.events / 1024} KiB.` },
   ),

@@ -49,3 +49,11 @@ export function verifyVisitor(
   }
   return id;
 }
+
+/** A body's optional `user` ({ id, hash }: chat, events), verified; null when there is none. */
+export function verifyBodyVisitor(widget: SigningSecrets, user: unknown): string | null {
+  if (user === undefined || user === null) return null;
+  if (typeof user !== 'object' || Array.isArray(user)) throw badRequest('`user` must be an object with `id` and `hash`.');
+  const { id, hash } = user as Record<string, unknown>;
+  return verifyVisitor(widget, id, hash, { required: true, field: 'user.id' });
+}

@@ -6,7 +6,7 @@ import type { PageContext } from '../answer/types.js';
 import { authoriseWidget } from '../http/auth.js';
 import { readJson } from '../http/body.js';
 import { badRequest } from '../http/errors.js';
-import { verifyVisitor } from '../http/identity.js';
+import { verifyBodyVisitor } from '../http/identity.js';
 import { withAnswerCapacity } from '../http/answer-capacity.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
@@ -34,9 +34,7 @@ export const chatRoutes: Route[] = [
       const body = await readJson(req, LIMITS.body);
       const message = questionField(body, 'message');
       const conversationId = body.conversationId === undefined || body.conversationId === null ? undefined : requireId(body.conversationId, 'conversationId');
-      const user = body.user ?? undefined;
-      if (user !== undefined && (typeof user !== 'object' || Array.isArray(user))) throw badRequest('`user` must be an object with `id` and `hash`.');
-      const visitorId = user === undefined ? null : verifyVisitor(widget, (user as Body).id, (user as Body).hash, { required: true, field: 'user.id' });
+      const visitorId = verifyBodyVisitor(widget, body.user);
       return withAnswerCapacity(app, req, (answerApp) =>
         respondWithAnswer({
           app: answerApp,

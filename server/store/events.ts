@@ -2,8 +2,9 @@
  * Analytics events sent by the SDK and the beacon. A `click`, with `props`
  * `{ url, rank?, source? }`, is tied to its session and, when given, to the search (`queryId`)
  * it came from, which is what the search → click funnel is computed from. A `feedback`, with
- * `props` `{ answerId, value, comment? }`, rates an answer the same session received; one
- * rating per answer, a later one replaces it. Bodies are validated strictly: anything unknown
+ * `props` `{ answerId, value, comment? }`, rates an answer: one in a signed visitor's
+ * conversation is rated by that visitor (the body's verified `user`, from any session), any
+ * other one by the session that received it; one rating per answer, a later one replaces it. Bodies are validated strictly: anything unknown
  * or ill-typed is refused (400) rather than stored.
  */
 import { FEEDBACK_VALUES, LIMITS, type FeedbackValue } from '../../wire/contract.js';
@@ -11,7 +12,7 @@ import { badRequest } from '../http/errors.js';
 import { storableTime } from '../http/validate.js';
 import type { Queryable } from './db.js';
 import { SESSION_ID_PATTERN } from './sessions.js';
-import type { WidgetScope } from './conversations.js';
+import { ownerKey, type WidgetScope } from './conversations.js';
 
 export interface ClickEvent {
   name: 'click';
@@ -43,11 +44,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 
 /** Checks an events body; throws 400 naming the first field that is wrong. */
 export function parseEventsBody(body: Record<string, unknown>): { sessionId: string; events: RecordedEvent[] } {
+  // `user` ({ id, hash }, as in chat) is verified by the route, which holds the signing secret.
   const sessionId = body.sessionId;
   if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
     throw badRequest("`sessionId` is required: 1–128 letters, digits, '_' or '-'.");
   }
-  for (const key of Object.keys(body)) if (key !== 'sessionId' && key !== 'events') throw badRequest(`\`${key}\` is not a field of an events body.`);
+  for (const key of Object.keys(body)) if (key !== 'sessionId' && key !== 'events' && key !== 'user') throw badRequest(`\`${key}\` is not a field of an events body.`);
   const list = body.events;
   if (!Array.isArray(list) || list.length === 0 || list.length > MAX_EVENTS) throw badRequest(`\`events\` must be an array of 1 to ${MAX_EVENTS} events.`);
   const events = list.map((event, index): RecordedEvent => {
@@ -97,21 +99,23 @@ function parseFeedback(event: Record<string, unknown>, at: string): FeedbackEven
 }
 
 /**
- * Stores clicks, and ratings of answers this session received. A rating of any other answer
- * (unknown, another widget's, another session's) refuses the whole body with a 400 before
- * anything is written, saying the same in every case so answer ids cannot be probed. Ratings
- * are one row per answer; clicks count against the organisation's daily cap (recordClicks).
+ * Stores clicks, and ratings of answers this rater received (`visitorId`: the verified
+ * visitor, null when anonymous). A rating of any other answer (unknown, another widget's,
+ * another visitor's or session's) refuses the whole body with a 400 before anything is
+ * written, saying the same in every case so answer ids cannot be probed. Ratings are one row
+ * per answer; clicks count against the organisation's daily cap (recordClicks).
  */
 export async function recordEvents(
   db: Queryable,
   scope: WidgetScope,
-  sessionId: string,
+  rater: { sessionId: string; visitorId: string | null },
   events: RecordedEvent[],
 ): Promise<{ stored: number; dropped: number; firstDrop: boolean }> {
+  const { sessionId } = rater;
   const clicks = events.filter((event): event is ClickEvent => event.name === 'click');
   // One row per answer: within a body too, the last rating wins.
   const ratings = new Map(events.filter((event): event is FeedbackEvent => event.name === 'feedback').map((event) => [event.answerId, event]));
-  if (ratings.size > 0) await requireReceivedAnswers(db, scope, sessionId, events);
+  if (ratings.size > 0) await requireReceivedAnswers(db, scope, rater, events);
   for (const rating of ratings.values()) {
     await db.query(
       `INSERT INTO answer_feedback (answer_id, organisation_id, widget_id, session_id, value, comment)
@@ -124,16 +128,26 @@ export async function recordEvents(
   return recordClicks(db, scope, sessionId, clicks);
 }
 
-async function requireReceivedAnswers(db: Queryable, scope: WidgetScope, sessionId: string, events: RecordedEvent[]): Promise<void> {
+/**
+ * An answer in a signed visitor's conversation belongs to that visitor wherever they are
+ * signed in, and not to the session it was streamed to: a shared browser's next visitor, or
+ * the same one signed out, cannot rate it. Any other answer (a summary, an anonymous
+ * conversation's, one whose conversation was deleted) belongs to the session that received it.
+ */
+async function requireReceivedAnswers(db: Queryable, scope: WidgetScope, rater: { sessionId: string; visitorId: string | null }, events: RecordedEvent[]): Promise<void> {
   const answerIds = [...new Set(events.flatMap((event) => (event.name === 'feedback' ? [event.answerId] : [])))];
-  const placeholders = answerIds.map((_, index) => `$${index + 4}`).join(', ');
+  const placeholders = answerIds.map((_, index) => `$${index + 5}`).join(', ');
   const received = await db.query<{ id: string }>(
-    `SELECT id FROM answers WHERE organisation_id = $1 AND widget_id = $2 AND session_id = $3 AND id IN (${placeholders})`,
-    [scope.organisationId, scope.widgetId, sessionId, ...answerIds],
+    `SELECT a.id FROM answers a
+       LEFT JOIN messages m ON m.answer_id = a.id AND m.role = 'assistant'
+       LEFT JOIN conversations c ON c.id = m.conversation_id
+      WHERE a.organisation_id = $1 AND a.widget_id = $2 AND a.id IN (${placeholders})
+        AND CASE WHEN c.visitor_key IS NULL THEN a.session_id = $3 ELSE c.visitor_key IS NOT DISTINCT FROM $4 END`,
+    [scope.organisationId, scope.widgetId, rater.sessionId, ownerKey(rater.visitorId), ...answerIds],
   );
   const known = new Set(received.map((row) => row.id));
   const index = events.findIndex((event) => event.name === 'feedback' && !known.has(event.answerId));
-  if (index >= 0) throw badRequest(`\`events[${index}].props.answerId\` is not an answer this session received.`);
+  if (index >= 0) throw badRequest(`\`events[${index}].props.answerId\` is not an answer this visitor or session received.`);
 }
 
 /**
