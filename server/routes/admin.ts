@@ -37,7 +37,7 @@ function refuseChosenSecrets(body: Body, fields: string[]): Body {
 
 export const adminRoutes: Route[] = [
   admin('GET', '/api/v1/admin/organisations', ({ app }) => listEverything(app.db)),
-  admin('POST', '/api/v1/admin/organisations', ({ app }, body) => createOrganisation(app.db, body), 201),
+  admin('POST', '/api/v1/admin/organisations', ({ app }, body) => createOrganisation(app.db, body, app.limits.eventsPerDay), 201),
   admin('GET', ORG, async ({ app, params }) => (await listEverything(app.db, params.organisation)).organisations[0]),
   admin('PATCH', ORG, ({ app, params }, body) => updateOrganisation(app.db, params.organisation!, body)),
   admin('POST', `${ORG}/sources`, ({ app, params }, body) => createSource(app.db, params.organisation!, body), 201),

@@ -23,7 +23,7 @@ import { deletePage, upsertPageByUrl } from './pages.js';
 import { findWidget } from './records.js';
 import { hashSecret } from './secrets.js';
 import { createApiKey } from './api-keys.js';
-import { createOrganisation, createSource, DEFAULT_EVENTS_PER_DAY, requireOrganisationId } from './organisations.js';
+import { createOrganisation, createSource, DEFAULT_EVENTS_PER_DAY, eventsPerDayField, requireOrganisationId } from './organisations.js';
 import { createWidget, updateWidget } from './widgets.js';
 
 export interface FixtureSummary {
@@ -120,24 +120,24 @@ const FIXTURE_LOCK = 74_151_002;
  * on one PostgreSQL apply it one after the other (the second finds nothing left to do instead
  * of failing on the first one's rows), and a fixture that fails half-way leaves nothing behind.
  */
-export async function applyFixture(db: Db, fixture: Body): Promise<FixtureSummary> {
+export async function applyFixture(db: Db, fixture: Body, defaultEventsPerDay = DEFAULT_EVENTS_PER_DAY): Promise<FixtureSummary> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [FIXTURE_LOCK]);
-    return applyFixtureWithin(joinTransaction(db, tx), fixture);
+    return applyFixtureWithin(joinTransaction(db, tx), fixture, defaultEventsPerDay);
   });
 }
 
-async function applyFixtureWithin(db: Db, fixture: Body): Promise<FixtureSummary> {
+async function applyFixtureWithin(db: Db, fixture: Body, defaultEventsPerDay: number): Promise<FixtureSummary> {
   const summary: FixtureSummary = { organisations: 0, pagesChanged: 0 };
   for (const organisation of list(fixture.organisations, 'organisations')) {
     const id = requireOrganisationId(organisation.id, 'organisations[].id');
     const name = optionalString(organisation, 'name', { max: 200 }) ?? id;
     const plan = requireOneOf<Plan>(organisation, 'plan', PLANS, 'free');
     const existing = await db.query('SELECT 1 FROM organisations WHERE id = $1', [id]);
-    if (existing.length === 0) await createOrganisation(db, organisation);
+    if (existing.length === 0) await createOrganisation(db, organisation, defaultEventsPerDay);
     else {
       optionalInteger(organisation, 'credits', 0, 1_000_000_000);
-      const eventsPerDay = optionalInteger(organisation, 'eventsPerDay', 0, 1_000_000_000) ?? DEFAULT_EVENTS_PER_DAY;
+      const eventsPerDay = eventsPerDayField(organisation) ?? defaultEventsPerDay;
       await db.query('UPDATE organisations SET name = $2, plan = $3, events_per_day = $4 WHERE id = $1', [id, name, plan, eventsPerDay]);
     }
     summary.organisations++;

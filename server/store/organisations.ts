@@ -22,15 +22,17 @@ export function requireOrganisationId(value: unknown, field: string): string {
 
 /** Analytics events an organisation may store per day (UTC) unless it says otherwise; beyond it they are dropped and counted. */
 export const DEFAULT_EVENTS_PER_DAY = 100_000;
+export const MAX_EVENTS_PER_DAY = 1_000_000_000;
 
-const eventsPerDayField = (input: Body) => optionalInteger(input, 'eventsPerDay', 0, 1_000_000_000);
+export const eventsPerDayField = (input: Body) => optionalInteger(input, 'eventsPerDay', 0, MAX_EVENTS_PER_DAY);
 
-export async function createOrganisation(db: Queryable, input: Body) {
+/** `defaultEventsPerDay`: the cap of an organisation created without its own (the server's --events-per-day). */
+export async function createOrganisation(db: Queryable, input: Body, defaultEventsPerDay = DEFAULT_EVENTS_PER_DAY) {
   const id = requireOrganisationId(input.id, 'id');
   const name = optionalString(input, 'name', { max: 200 }) ?? id;
   const plan = requireOneOf<Plan>(input, 'plan', PLANS, 'free');
   const credits = optionalInteger(input, 'credits', 0, 1_000_000_000) ?? 0;
-  const eventsPerDay = eventsPerDayField(input) ?? DEFAULT_EVENTS_PER_DAY;
+  const eventsPerDay = eventsPerDayField(input) ?? defaultEventsPerDay;
   const rows = await db.query(
     'INSERT INTO organisations (id, name, plan, credits, events_per_day) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id',
     [id, name, plan, credits, eventsPerDay],

@@ -14,6 +14,7 @@ import { createEmbeddedEngine } from '../../server/answer/embedded.js';
 import { median } from '../../bench/figures.js';
 import { assertError, assertInvalidField } from './expect.js';
 import { request, startTestServer, type TestServer } from './harness.js';
+import { parseFlags, serverOptions } from '../../server/options.js';
 import { answerFixture, CHAT, SUMMARIZE, streamRequest } from './answer-helpers.js';
 
 const SEARCH = '/api/v1/acme/widgets/find/search';
@@ -132,6 +133,30 @@ describe('the daily events cap of an organisation', () => {
         await server.request('PATCH', '/api/v1/admin/organisations/acme', { token: 'admin-token-for-limits-tests', body: { eventsPerDay: -1 } }),
         'eventsPerDay',
       );
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('--events-per-day', () => {
+  test('is the cap of every organisation the fixture or the admin API creates without its own; one with its own keeps it', async () => {
+    const flags = serverOptions(parseFlags(['--events-per-day', '4']).flags, {});
+    assert.equal(flags.limits!.eventsPerDay, 4);
+    assert.equal(serverOptions({}, { ASSIST_EVENTS_PER_DAY: '7' }).limits!.eventsPerDay, 7);
+    assert.equal(serverOptions({}, {}).limits!.eventsPerDay, 100_000);
+    assert.throws(() => serverOptions(parseFlags(['--events-per-day', '-1']).flags, {}), /--events-per-day must be a whole number from 0 to 1000000000/);
+    assert.throws(() => serverOptions({}, { ASSIST_EVENTS_PER_DAY: 'lots' }), /--events-per-day must be a whole number/);
+
+    const server = await startTestServer({ fixture: answerFixture(), adminToken: 'admin-token-for-limits-tests', limits: { eventsPerDay: flags.limits!.eventsPerDay } });
+    try {
+      for (let index = 0; index < 2; index++) await server.request('POST', EVENTS, { token: 'ws_test_find', body: clicks(3) });
+      const stored = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM analytics_events WHERE organisation_id = 'acme'");
+      assert.equal(stored[0]!.count, 4, 'the fixture organisation stores 4 of 6');
+      const admin = (method: string, path: string, body?: unknown) => server.request(method, path, { token: 'admin-token-for-limits-tests', body });
+      assert.equal((await admin('GET', '/api/v1/admin/organisations/acme')).json.eventsPerDay, 4);
+      assert.equal((await admin('POST', '/api/v1/admin/organisations', { id: 'initech' })).json.eventsPerDay, 4);
+      assert.equal((await admin('POST', '/api/v1/admin/organisations', { id: 'globex', eventsPerDay: 50 })).json.eventsPerDay, 50);
     } finally {
       await server.stop();
     }
