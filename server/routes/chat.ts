@@ -7,7 +7,7 @@ import { authoriseWidget } from '../http/auth.js';
 import { readJson } from '../http/body.js';
 import { badRequest } from '../http/errors.js';
 import { verifyBodyVisitor } from '../http/identity.js';
-import { withAnswerCapacity } from '../http/answer-capacity.js';
+import { authoriseAnswer, withAnswerCapacity } from '../http/answer-capacity.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
@@ -24,13 +24,12 @@ export const chatRoutes: Route[] = [
     path: '/api/v1/{organisation}/widgets/{widget}/chat',
     kind: 'widget',
     async handler({ req, res, app, params, signal }) {
-      const { organisation, widget } = await authoriseWidget(app.db, req, {
+      const { organisation, widget } = await authoriseAnswer(app, req, {
         organisation: params.organisation!,
         widget: params.widget!,
         permission: 'chat',
         type: 'chatbot',
       });
-      await enforceRateLimit(app, req, widget);
       const body = await readJson(req, LIMITS.body);
       const message = questionField(body, 'message');
       const conversationId = body.conversationId === undefined || body.conversationId === null ? undefined : requireId(body.conversationId, 'conversationId');

@@ -2,7 +2,7 @@ import { LIMITS } from '../../wire/contract.js';
 import { respondWithAnswer } from '../answer/respond.js';
 import { authoriseWidget } from '../http/auth.js';
 import { readJson } from '../http/body.js';
-import { withAnswerCapacity } from '../http/answer-capacity.js';
+import { authoriseAnswer, withAnswerCapacity } from '../http/answer-capacity.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
@@ -16,13 +16,12 @@ export const summarizeRoutes: Route[] = [
     path: '/api/v1/{organisation}/widgets/{widget}/summarize',
     kind: 'widget',
     async handler({ req, res, app, params, signal }) {
-      const { organisation, widget } = await authoriseWidget(app.db, req, {
+      const { organisation, widget } = await authoriseAnswer(app, req, {
         organisation: params.organisation!,
         widget: params.widget!,
         permission: 'summarize',
         type: 'search',
       });
-      await enforceRateLimit(app, req, widget);
       const body = await readJson(req, LIMITS.body);
       return withAnswerCapacity(app, req, (answerApp) =>
         respondWithAnswer({
