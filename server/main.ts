@@ -26,6 +26,7 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions, log: (line: string) => void = (line) => console.error(line)): Promise<RunningServer> {
   const lock = options.databaseUrl || options.dataDir === 'memory' ? undefined : lockDataDirectory(options.dataDir);
+  const limits = { ...LIMIT_DEFAULTS, ...options.limits };
   let db: Db;
   try {
     db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
@@ -35,7 +36,7 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
   }
   try {
     await migrate(db);
-    if (options.fixture) await applyFixture(db, readFixtureFile(options.fixture));
+    if (options.fixture) await applyFixture(db, readFixtureFile(options.fixture), limits.eventsPerDay);
     if (!options.adminToken && options.fixture === DEFAULT_FIXTURE()) {
       const token = await createFirstAdminToken(db);
       if (token) log(firstAdminTokenNotice(token));
@@ -50,7 +51,7 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
     db,
     adminToken: options.adminToken,
     rateLimit: options.rateLimit,
-    limits: { ...LIMIT_DEFAULTS, ...options.limits },
+    limits,
     widgetDir: join(root, 'dist', 'widget', 'v1'),
     demoDir: join(root, 'demo'),
     log,

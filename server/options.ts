@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { FIELD_LIMITS } from './schema/limits.js';
 
 export interface ServerOptions {
   port: number;
@@ -78,6 +79,13 @@ export const START_FLAGS: FlagSpec[] = [
   flag('rate-limit', 'text', 'N', 'chat and summarize requests per minute per widget and client address; 0 is off (ASSIST_RATE_LIMIT; default 30)'),
   flag('search-rate-limit', 'text', 'N', 'search requests per minute per widget and client address; 0 is off (ASSIST_SEARCH_RATE_LIMIT; default 120)'),
   flag('events-rate-limit', 'text', 'N', 'events requests per minute per widget and client address; 0 is off (ASSIST_EVENTS_RATE_LIMIT; default 120)'),
+  flag(
+    'events-per-day',
+    'text',
+    'N',
+    'analytics events an organisation may store per day (UTC), for each organisation the admin API or the fixture creates without its own ' +
+      '`eventsPerDay` (ASSIST_EVENTS_PER_DAY; default 100000)',
+  ),
   flag('trust-proxy', 'text', 'N', 'how many proxies in front append to X-Forwarded-For; the client address is taken from it (ASSIST_TRUST_PROXY; default 0: the socket\'s)'),
   flag('max-connections', 'text', 'N', 'open connections at once; 0 is no limit (ASSIST_MAX_CONNECTIONS; default 1000)'),
   flag('max-streams', 'text', 'N', 'chat and summarize answers in progress at once; 0 is no limit (ASSIST_MAX_STREAMS; default 1000)'),
@@ -150,6 +158,8 @@ export interface ServerLimits {
   searchRateLimit: number;
   /** Events requests per minute per widget and client address; 0 is off. */
   eventsRateLimit: number;
+  /** Analytics events per day (UTC) an organisation gets when it is created (admin API, fixture) without its own `eventsPerDay`. */
+  eventsPerDay: number;
   /** How many proxies in front of the server append to `X-Forwarded-For`; 0 trusts none. */
   trustProxy: number;
   /** Open connections the server holds at once; more are closed as they arrive. 0 is no limit. */
@@ -171,6 +181,7 @@ export interface ServerLimits {
 export const LIMIT_DEFAULTS: ServerLimits = {
   searchRateLimit: 120,
   eventsRateLimit: 120,
+  eventsPerDay: FIELD_LIMITS.eventsPerDayDefault,
   trustProxy: 0,
   maxConnections: 1000,
   maxStreams: 1000,
@@ -222,6 +233,7 @@ export function serverOptions(flags: Record<string, string | true>, env: NodeJS.
     limits: {
       searchRateLimit: integerFlag(flags, 'search-rate-limit', env.ASSIST_SEARCH_RATE_LIMIT, LIMIT_DEFAULTS.searchRateLimit, 1_000_000),
       eventsRateLimit: integerFlag(flags, 'events-rate-limit', env.ASSIST_EVENTS_RATE_LIMIT, LIMIT_DEFAULTS.eventsRateLimit, 1_000_000),
+      eventsPerDay: integerFlag(flags, 'events-per-day', env.ASSIST_EVENTS_PER_DAY, LIMIT_DEFAULTS.eventsPerDay, FIELD_LIMITS.count),
       trustProxy: integerFlag(flags, 'trust-proxy', env.ASSIST_TRUST_PROXY, LIMIT_DEFAULTS.trustProxy, 10),
       maxConnections: integerFlag(flags, 'max-connections', env.ASSIST_MAX_CONNECTIONS, LIMIT_DEFAULTS.maxConnections, 1_000_000),
       maxStreams: integerFlag(flags, 'max-streams', env.ASSIST_MAX_STREAMS, LIMIT_DEFAULTS.maxStreams, 1_000_000),

@@ -218,6 +218,8 @@ export type AnalyticsEvent =
 export interface EventsBody {
   sessionId: string;
   events: AnalyticsEvent[];
+  /** The signed visitor, as in chat: rates the answers of their conversations from any session. */
+  user?: { id: string; hash: string };
 }
 
 /** Server-Sent Events of a streamed chat or summarize answer, by event name. */

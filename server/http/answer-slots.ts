@@ -4,8 +4,9 @@
  * - Slots: at most `maxStreams` answers in progress, and `maxStreamsPerClient` per client
  *   address; beyond either, 429 `rate_limited` with `Retry-After` (a few seconds: an answer
  *   takes about that long). Counted per process, as the connections they hold are.
- * - Database lane: an answer's queries and transactions (retrieval, spending and settling
- *   credits, storing the exchange) go through a queue that lets only a few run at once. The
+ * - Database lane: an answer's queries and transactions (authorising the request and counting
+ *   it against the rate limit, retrieval, spending and settling credits, storing the exchange)
+ *   go through a queue that lets only a few run at once. The
  *   database serves queries in arrival order, so without it a burst of answers puts
  *   thousands of queries ahead of everyone else's (`/healthz`, config, search); with it they
  *   wait in this queue and other requests wait for at most the lane's few.

@@ -50,3 +50,8 @@ export function verifyVisitor(
   }
   return id;
 }
+
+/** A body's optional `user` ({ id, hash }: chat, events), verified; null when there is none. */
+export function verifyBodyVisitor(widget: SigningSecrets, user: { id?: unknown; hash?: unknown } | null | undefined): string | null {
+  return user ? verifyVisitor(widget, user.id, user.hash, { required: true, field: 'user.id' }) : null;
+}

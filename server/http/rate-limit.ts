@@ -13,6 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../store/db.js';
 import { RateLimiter } from '../store/rate-limits.js';
 import { HttpError } from './errors.js';
 
@@ -25,17 +26,21 @@ function limitOf(app: AppContext, route: RateLimitedRoute): number {
   return route === 'search' ? app.limits.searchRateLimit : app.limits.eventsRateLimit;
 }
 
-/** Throws 429 `rate_limited` with `Retry-After` when this widget and client address are over the route's limit. */
+/**
+ * Throws 429 `rate_limited` with `Retry-After` when this widget and client address are over
+ * the route's limit. `db`: where the count is taken (answers count in their own lane).
+ */
 export async function enforceRateLimit(
   app: AppContext,
   req: IncomingMessage,
   widget: { organisationId: string; id: string },
   route: RateLimitedRoute = 'answer',
+  db: Queryable = app.db,
 ): Promise<void> {
   const limit = limitOf(app, route);
   if (!limit || limit <= 0) return;
   app.services.rateLimiter ??= new RateLimiter(app.db);
-  const wait = await app.services.rateLimiter.take(`${route} ${widget.organisationId}/${widget.id} ${clientAddress(req, app.limits.trustProxy)}`, limit);
+  const wait = await app.services.rateLimiter.take(`${route} ${widget.organisationId}/${widget.id} ${clientAddress(req, app.limits.trustProxy)}`, limit, db);
   if (wait > 0) {
     throw new HttpError('rate_limited', `Too many requests from this address; try again in ${wait} s.`, { 'Retry-After': String(wait) });
   }

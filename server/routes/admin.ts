@@ -50,7 +50,7 @@ const NoInput = z.object({});
 
 export const adminRoutes: Route[] = [
   admin('GET', '/api/v1/admin/organisations', ({ app }) => listEverything(app.db)),
-  adminWrite('POST', '/api/v1/admin/organisations', OrganisationCreate, ({ app }, body) => createOrganisation(app.db, body), 201),
+  adminWrite('POST', '/api/v1/admin/organisations', OrganisationCreate, ({ app }, body) => createOrganisation(app.db, body, app.limits.eventsPerDay), 201),
   admin('GET', ORG, async ({ app, params }) => (await listEverything(app.db, params.organisation)).organisations[0]),
   adminWrite('PATCH', ORG, OrganisationUpdate, ({ app, params }, body) => updateOrganisation(app.db, params.organisation!, body)),
   adminWrite('POST', `${ORG}/sources`, SourceCreate, ({ app, params }, body) => createSource(app.db, params.organisation!, body), 201),

@@ -2,10 +2,8 @@ import { LIMITS } from '../../wire/contract.js';
 import { acceptedLanguages, resolveLocale } from '../../wire/locale.js';
 import type { IncomingMessage } from 'node:http';
 import { respondWithAnswer } from '../answer/respond.js';
-import { authoriseWidget } from '../http/auth.js';
-import { verifyVisitor } from '../http/identity.js';
-import { withAnswerCapacity } from '../http/answer-capacity.js';
-import { enforceRateLimit } from '../http/rate-limit.js';
+import { verifyBodyVisitor } from '../http/identity.js';
+import { authoriseAnswer, withAnswerCapacity } from '../http/answer-capacity.js';
 import { defineRoute, type Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
 import { ChatRequest } from '../schema/widget-requests.js';
@@ -19,15 +17,14 @@ export const chatRoutes: Route[] = [
     kind: 'widget',
     schema: { body: { schema: ChatRequest, limit: LIMITS.body } },
     async handler({ req, res, app, params, signal, body: readBody }) {
-      const { organisation, widget } = await authoriseWidget(app.db, req, {
+      const { organisation, widget } = await authoriseAnswer(app, req, {
         organisation: params.organisation!,
         widget: params.widget!,
         permission: 'chat',
         type: 'chatbot',
       });
-      await enforceRateLimit(app, req, widget);
       const body = await readBody();
-      const visitorId = body.user ? verifyVisitor(widget, body.user.id, body.user.hash, { required: true, field: 'user.id' }) : null;
+      const visitorId = verifyBodyVisitor(widget, body.user);
       return withAnswerCapacity(app, req, (answerApp) =>
         respondWithAnswer({
           app: answerApp,

@@ -1,5 +1,6 @@
 import { LIMITS } from '../../wire/contract.js';
 import { authoriseWidget } from '../http/auth.js';
+import { verifyBodyVisitor } from '../http/identity.js';
 import { enforceRateLimit } from '../http/rate-limit.js';
 import { defineRoute, type Route } from '../http/router.js';
 import { EventsBody } from '../schema/widget-requests.js';
@@ -15,8 +16,9 @@ export const eventRoutes: Route[] = [
     async handler({ req, app, params, body }) {
       const { widget } = await authoriseWidget(app.db, req, { organisation: params.organisation!, widget: params.widget!, permission: 'any' });
       await enforceRateLimit(app, req, widget, 'events');
-      const { sessionId, events } = await body();
-      const { firstDrop } = await recordEvents(app.db, { organisationId: widget.organisationId, widgetId: widget.id }, sessionId, events);
+      const { sessionId, events, user } = await body();
+      const visitorId = verifyBodyVisitor(widget, user);
+      const { firstDrop } = await recordEvents(app.db, { organisationId: widget.organisationId, widgetId: widget.id }, { sessionId, visitorId }, events);
       if (firstDrop) app.log(`organisation ${widget.organisationId} reached its events_per_day cap; further events today are dropped and counted`);
       return { status: 202 };
     },

@@ -1,8 +1,6 @@
 import { LIMITS } from '../../wire/contract.js';
 import { respondWithAnswer } from '../answer/respond.js';
-import { authoriseWidget } from '../http/auth.js';
-import { withAnswerCapacity } from '../http/answer-capacity.js';
-import { enforceRateLimit } from '../http/rate-limit.js';
+import { authoriseAnswer, withAnswerCapacity } from '../http/answer-capacity.js';
 import { defineRoute, type Route } from '../http/router.js';
 import { wantsEventStream } from '../http/sse.js';
 import { FIELD_LIMITS } from '../schema/limits.js';
@@ -17,13 +15,12 @@ export const summarizeRoutes: Route[] = [
     kind: 'widget',
     schema: { body: { schema: SummarizeRequest, limit: LIMITS.body } },
     async handler({ req, res, app, params, signal, body: readBody }) {
-      const { organisation, widget } = await authoriseWidget(app.db, req, {
+      const { organisation, widget } = await authoriseAnswer(app, req, {
         organisation: params.organisation!,
         widget: params.widget!,
         permission: 'summarize',
         type: 'search',
       });
-      await enforceRateLimit(app, req, widget);
       const body = await readBody();
       return withAnswerCapacity(app, req, (answerApp) =>
         respondWithAnswer({

@@ -30,7 +30,7 @@ export const OrganisationCreate = z.object({
   name: displayName('Display name; defaults to the id.').optional(),
   credits: integer(0, FIELD_LIMITS.count, 'Answer credits; default 0.').default(0),
   plan: Plan.default('free'),
-  eventsPerDay: integer(0, FIELD_LIMITS.count, `${EVENTS_PER_DAY} Default ${FIELD_LIMITS.eventsPerDayDefault}.`).default(FIELD_LIMITS.eventsPerDayDefault),
+  eventsPerDay: integer(0, FIELD_LIMITS.count, `${EVENTS_PER_DAY} Default: the server's \`--events-per-day\` (${FIELD_LIMITS.eventsPerDayDefault} unless set).`).optional(),
 });
 components.add(OrganisationCreate, { id: 'OrganisationCreate' });
 

@@ -132,10 +132,10 @@ components.add(ClickEvent, { id: 'ClickEvent' });
 
 const FeedbackEvent = z
   .strictObject({
-    name: z.literal('feedback').meta({ description: 'A rating of an answer this session received; a later rating of the same answer replaces it.' }),
+    name: z.literal('feedback').meta({ description: 'A rating of an answer this visitor or session received; a later rating of the same answer replaces it.' }),
     props: z.strictObject(
       {
-        answerId: matching(ANSWER_ID_PATTERN, 'must be the `answerId` of an answer.').meta({ description: 'The `answerId` of a chat reply or summary (from `meta`, `done` or the reply) that this session received; any other is 400.' }),
+        answerId: matching(ANSWER_ID_PATTERN, 'must be the `answerId` of an answer.').meta({ description: "The `answerId` of a chat reply or summary (from `meta`, `done` or the reply): one in a signed visitor's conversation is rated by that visitor (the body's `user`, from any session), any other by the session that received it; any other is 400." }),
         value: z.enum(FEEDBACK_VALUES, { error: 'must be "helpful" or "unhelpful".' }).meta({ description: 'The rating.' }),
         comment: shortText(LIMITS.feedbackComment)
           .nullish()
@@ -158,6 +158,7 @@ export const EventsBody = z
       .array(z.discriminatedUnion('name', [ClickEvent, FeedbackEvent], { error: 'must be "click" or "feedback".' }), { error: EVENTS_COUNT })
       .min(1, { error: EVENTS_COUNT })
       .max(FIELD_LIMITS.events, { error: EVENTS_COUNT }),
+    user: VisitorIdentity.nullish().meta({ description: "The signed visitor, as in chat: rates the answers of their own conversations from any session." }),
   })
   .meta({ description: `Analytics events of one session; at most ${LIMITS.events / 1024} KiB.` });
 components.add(EventsBody, { id: 'EventsBody' });

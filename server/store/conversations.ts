@@ -26,7 +26,7 @@ export interface WidgetScope {
 }
 
 /** The stored form of a conversation's owner. */
-function ownerKey(visitorId: string | null): string | null {
+export function ownerKey(visitorId: string | null): string | null {
   return visitorId === null ? null : hashSecret(visitorId);
 }
 

@@ -2,31 +2,34 @@
  * Analytics events sent by the SDK and the beacon. A `click`, with `props`
  * `{ url, rank?, source? }`, is tied to its session and, when given, to the search (`queryId`)
  * it came from, which is what the search → click funnel is computed from. A `feedback`, with
- * `props` `{ answerId, value, comment? }`, rates an answer the same session received; one
- * rating per answer, a later one replaces it. Bodies are validated strictly: anything unknown
+ * `props` `{ answerId, value, comment? }`, rates an answer: one in a signed visitor's
+ * conversation is rated by that visitor (the body's verified `user`, from any session), any
+ * other one by the session that received it; one rating per answer, a later one replaces it. Bodies are validated strictly: anything unknown
  * or ill-typed is refused (400) rather than stored.
  */
 import { badRequest } from '../errors.js';
 import type { ClickEvent, FeedbackEvent, RecordedEvent } from '../schema/widget-requests.js';
 import type { Queryable } from './db.js';
-import type { WidgetScope } from './conversations.js';
+import { ownerKey, type WidgetScope } from './conversations.js';
 
 /**
- * Stores clicks, and ratings of answers this session received. A rating of any other answer
- * (unknown, another widget's, another session's) refuses the whole body with a 400 before
- * anything is written, saying the same in every case so answer ids cannot be probed. Ratings
- * are one row per answer; clicks count against the organisation's daily cap (recordClicks).
+ * Stores clicks, and ratings of answers this rater received (`visitorId`: the verified
+ * visitor, null when anonymous). A rating of any other answer (unknown, another widget's,
+ * another visitor's or session's) refuses the whole body with a 400 before anything is
+ * written, saying the same in every case so answer ids cannot be probed. Ratings are one row
+ * per answer; clicks count against the organisation's daily cap (recordClicks).
  */
 export async function recordEvents(
   db: Queryable,
   scope: WidgetScope,
-  sessionId: string,
+  rater: { sessionId: string; visitorId: string | null },
   events: RecordedEvent[],
 ): Promise<{ stored: number; dropped: number; firstDrop: boolean }> {
+  const { sessionId } = rater;
   const clicks = events.filter((event): event is ClickEvent => event.name === 'click');
   // One row per answer: within a body too, the last rating wins.
   const ratings = new Map(events.filter((event): event is FeedbackEvent => event.name === 'feedback').map((event) => [event.answerId, event]));
-  if (ratings.size > 0) await requireReceivedAnswers(db, scope, sessionId, events);
+  if (ratings.size > 0) await requireReceivedAnswers(db, scope, rater, events);
   for (const rating of ratings.values()) {
     await db.query(
       `INSERT INTO answer_feedback (answer_id, organisation_id, widget_id, session_id, value, comment)
@@ -39,16 +42,26 @@ export async function recordEvents(
   return recordClicks(db, scope, sessionId, clicks);
 }
 
-async function requireReceivedAnswers(db: Queryable, scope: WidgetScope, sessionId: string, events: RecordedEvent[]): Promise<void> {
+/**
+ * An answer in a signed visitor's conversation belongs to that visitor wherever they are
+ * signed in, and not to the session it was streamed to: a shared browser's next visitor, or
+ * the same one signed out, cannot rate it. Any other answer (a summary, an anonymous
+ * conversation's, one whose conversation was deleted) belongs to the session that received it.
+ */
+async function requireReceivedAnswers(db: Queryable, scope: WidgetScope, rater: { sessionId: string; visitorId: string | null }, events: RecordedEvent[]): Promise<void> {
   const answerIds = [...new Set(events.flatMap((event) => (event.name === 'feedback' ? [event.answerId] : [])))];
-  const placeholders = answerIds.map((_, index) => `$${index + 4}`).join(', ');
+  const placeholders = answerIds.map((_, index) => `$${index + 5}`).join(', ');
   const received = await db.query<{ id: string }>(
-    `SELECT id FROM answers WHERE organisation_id = $1 AND widget_id = $2 AND session_id = $3 AND id IN (${placeholders})`,
-    [scope.organisationId, scope.widgetId, sessionId, ...answerIds],
+    `SELECT a.id FROM answers a
+       LEFT JOIN messages m ON m.answer_id = a.id AND m.role = 'assistant'
+       LEFT JOIN conversations c ON c.id = m.conversation_id
+      WHERE a.organisation_id = $1 AND a.widget_id = $2 AND a.id IN (${placeholders})
+        AND CASE WHEN c.visitor_key IS NULL THEN a.session_id = $3 ELSE c.visitor_key IS NOT DISTINCT FROM $4 END`,
+    [scope.organisationId, scope.widgetId, rater.sessionId, ownerKey(rater.visitorId), ...answerIds],
   );
   const known = new Set(received.map((row) => row.id));
   const index = events.findIndex((event) => event.name === 'feedback' && !known.has(event.answerId));
-  if (index >= 0) throw badRequest(`\`events[${index}].props.answerId\` is not an answer this session received.`);
+  if (index >= 0) throw badRequest(`\`events[${index}].props.answerId\` is not an answer this visitor or session received.`);
 }
 
 /**

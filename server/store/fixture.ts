@@ -17,6 +17,7 @@ import { markdownTitle } from '../content/markdown.js';
 import { urlOfFile } from '../content/paths.js';
 import { Fixture, type FixtureSource } from '../schema/fixture.js';
 import { PageWrite } from '../schema/page-requests.js';
+import { FIELD_LIMITS } from '../schema/limits.js';
 import { parseInput } from '../schema/parse.js';
 import { joinTransaction, type Db } from './db.js';
 import { deletePage, upsertPageByUrl } from './pages.js';
@@ -112,21 +113,22 @@ const FIXTURE_LOCK = 74_151_002;
  * on one PostgreSQL apply it one after the other (the second finds nothing left to do instead
  * of failing on the first one's rows), and a fixture that fails half-way leaves nothing behind.
  */
-export async function applyFixture(db: Db, fixtureText: FixtureText): Promise<FixtureSummary> {
+/** `defaultEventsPerDay`: the cap of organisations the fixture creates without their own (the server's `--events-per-day`). */
+export async function applyFixture(db: Db, fixtureText: FixtureText, defaultEventsPerDay: number = FIELD_LIMITS.eventsPerDayDefault): Promise<FixtureSummary> {
   const fixture = parseInput(Fixture, fixtureText);
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [FIXTURE_LOCK]);
-    return applyFixtureWithin(joinTransaction(db, tx), fixture);
+    return applyFixtureWithin(joinTransaction(db, tx), fixture, defaultEventsPerDay);
   });
 }
 
-async function applyFixtureWithin(db: Db, fixture: Fixture): Promise<FixtureSummary> {
+async function applyFixtureWithin(db: Db, fixture: Fixture, defaultEventsPerDay: number): Promise<FixtureSummary> {
   const summary: FixtureSummary = { organisations: 0, pagesChanged: 0 };
   for (const organisation of fixture.organisations) {
     const { id, plan, eventsPerDay } = organisation;
     const existing = await db.query('SELECT 1 FROM organisations WHERE id = $1', [id]);
-    if (existing.length === 0) await createOrganisation(db, organisation);
-    else await db.query('UPDATE organisations SET name = $2, plan = $3, events_per_day = $4 WHERE id = $1', [id, organisation.name ?? id, plan, eventsPerDay]);
+    if (existing.length === 0) await createOrganisation(db, organisation, defaultEventsPerDay);
+    else await db.query('UPDATE organisations SET name = $2, plan = $3, events_per_day = $4 WHERE id = $1', [id, organisation.name ?? id, plan, eventsPerDay ?? defaultEventsPerDay]);
     summary.organisations++;
 
     for (const source of organisation.sources) {

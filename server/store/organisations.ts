@@ -5,11 +5,14 @@
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { OrganisationCreate, OrganisationUpdate, SourceCreate } from '../schema/admin-requests.js';
 import type { Queryable } from './db.js';
+import { FIELD_LIMITS } from '../schema/limits.js';
 import { findOrganisation, sourceExists } from './records.js';
 
-export async function createOrganisation(db: Queryable, input: OrganisationCreate) {
-  const { id, plan, credits, eventsPerDay } = input;
+/** `defaultEventsPerDay`: the cap of an organisation created without its own (the server's `--events-per-day`). */
+export async function createOrganisation(db: Queryable, input: OrganisationCreate, defaultEventsPerDay: number = FIELD_LIMITS.eventsPerDayDefault) {
+  const { id, plan, credits } = input;
   const name = input.name ?? id;
+  const eventsPerDay = input.eventsPerDay ?? defaultEventsPerDay;
   const rows = await db.query(
     'INSERT INTO organisations (id, name, plan, credits, events_per_day) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id',
     [id, name, plan, credits, eventsPerDay],

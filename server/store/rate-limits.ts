@@ -19,11 +19,11 @@ export class RateLimiter {
     this.sweeper.unref();
   }
 
-  /** Counts one request for `bucket`; resolves to 0 when it may go ahead, else the whole seconds to wait. */
-  async take(bucket: string, limit: number): Promise<number> {
+  /** Counts one request for `bucket` (through `db`, by default the limiter's); resolves to 0 when it may go ahead, else the whole seconds to wait. */
+  async take(bucket: string, limit: number, db: Queryable = this.db): Promise<number> {
     const now = this.now();
     const window = Math.floor(now / WINDOW_MS);
-    const rows = await this.db.query<{ hits: number }>(
+    const rows = await db.query<{ hits: number }>(
       `INSERT INTO rate_limit_windows (bucket, window_index, hits) VALUES ($1, $2, 1)
        ON CONFLICT (bucket, window_index) DO UPDATE SET hits = rate_limit_windows.hits + 1
        RETURNING hits`,

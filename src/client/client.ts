@@ -304,7 +304,8 @@ export function createClient(widgetKey: string, options: ClientOptions = {}): As
       }
       if (lifetime.signal.aborted) return;
       const trimmed = comment?.trim();
-      sendEvent(transport, token, { name: 'feedback', props: { answerId, value, ...(trimmed && { comment: trimmed }) }, ts: new Date().toISOString() });
+      // The signed visitor goes too: an answer in their conversation is theirs to rate, not the session's.
+      sendEvent(transport, token, { name: 'feedback', props: { answerId, value, ...(trimmed && { comment: trimmed }) }, ts: new Date().toISOString() }, signedVisitor(user));
     },
 
     identify(nextUser) {
@@ -421,8 +422,8 @@ function queryIdOf(options: TrackEventOptions, lastQueryId: string | null): { qu
  * navigates away. With a preview token (a header beacons cannot carry), or when the browser
  * refuses the beacon, `fetch` with `keepalive` does the same job.
  */
-function sendEvent(transport: Transport, token: string | undefined, event: AnalyticsEvent): void {
-  const body: EventsBody = { sessionId: getSessionId(), events: [event] };
+function sendEvent(transport: Transport, token: string | undefined, event: AnalyticsEvent, visitor: SignedVisitor | null = null): void {
+  const body: EventsBody = { sessionId: getSessionId(), events: [event], ...(visitor && { user: visitor }) };
   const json = JSON.stringify(body);
   const url = transport.url('/events');
   if (!token && typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function') {

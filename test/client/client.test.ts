@@ -249,6 +249,17 @@ describe('sendFeedback', () => {
     ]);
   });
 
+  it('sends the signed visitor with the rating, so their conversation\'s answers can be rated from any session; an anonymous one sends none', async () => {
+    const beacons: Blob[] = [];
+    navigator.sendBeacon = (_url: string | URL, body?: BodyInit | null) => (beacons.push(body as Blob), true);
+    const client = createClient(WIDGET_KEY, { user: { id: 'alice', hash: 'a'.repeat(64) } });
+    client.sendFeedback('a_chat', 'helpful');
+    client.identify(null);
+    client.sendFeedback('a_chat', 'unhelpful');
+    const sent = await Promise.all(beacons.map(async (body) => JSON.parse(await body.text())));
+    expect(sent.map((body) => body.user ?? null)).to.deep.equal([{ id: 'alice', hash: 'a'.repeat(64) }, null]);
+  });
+
   it('throws invalid_request at once on a missing answer id, another value or a comment over 1,000 characters', () => {
     const client = createClient(WIDGET_KEY);
     for (const call of [() => client.sendFeedback('', 'helpful'), () => client.sendFeedback('a_1', 'meh' as 'helpful'), () => client.sendFeedback('a_1', 'unhelpful', 'x'.repeat(1001))]) {

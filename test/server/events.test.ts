@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './harness.js';
-import { SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
+import { SUMMARIZE, answerFixture, signed, streamRequest } from './answer-helpers.js';
 
 let server: TestServer;
 before(async () => {
@@ -171,6 +171,57 @@ describe('answer feedback', () => {
     }
     assert.deepEqual(await stored('s_stranger'), []);
     assert.equal((await rating(chatAnswer))!.value, 'helpful');
+  });
+
+  test("a signed visitor rates their conversation's answers from another session; nobody else can, not even the session it was streamed to", async () => {
+    const alice = signed('alice-feedback');
+    const chat = await server.request('POST', '/api/v1/acme/widgets/help/chat', {
+      token: 'ws_test_help',
+      body: { message: 'How do I install the widget?', user: alice, sessionId: 's_alice_laptop' },
+    });
+    assert.equal(chat.status, 200);
+    const answerId: string = chat.json.answerId;
+    const rate = (sessionId: string, user?: unknown) =>
+      server.request('POST', HELP_EVENTS, { origin: 'https://acme.test', body: { sessionId, ...(user !== undefined && { user }), events: [feedback(answerId, 'unhelpful')] } });
+
+    // Signed out on the laptop (the next visitor of a shared browser), someone else, a forged hash.
+    for (const [sessionId, user] of [
+      ['s_alice_laptop', undefined],
+      ['s_alice_laptop', signed('bob-feedback')],
+      ['s_alice_phone', undefined],
+    ] as const) {
+      const refused = await rate(sessionId, user);
+      assert.equal(refused.status, 400, `${sessionId} ${user?.id}`);
+      assert.match(refused.json.error.message, /events\[0\]\.props\.answerId/);
+    }
+    const forged = await rate('s_alice_phone', { id: 'alice-feedback', hash: signed('alice-feedback', 'not-the-secret').hash });
+    assert.equal(forged.status, 403);
+    assert.equal(forged.json.error.code, 'invalid_identity');
+    const malformed = await rate('s_alice_phone', 'alice-feedback');
+    assert.equal(malformed.status, 400);
+    assert.match(malformed.json.error.message, /`user`/);
+    assert.equal(await rating(answerId), undefined);
+
+    // Alice, signed in on her phone: another session, the same verified visitor.
+    const fromPhone = await rate('s_alice_phone', alice);
+    assert.equal(fromPhone.status, 202);
+    assert.deepEqual(await rating(answerId), { value: 'unhelpful', comment: null, session_id: 's_alice_phone' });
+  });
+
+  test('a signed visitor still rates anonymous answers only from the session that received them', async () => {
+    const chat = await server.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I install the widget?', sessionId: 's_anonymous' } });
+    const answerId: string = chat.json.answerId;
+    const elsewhere = await server.request('POST', HELP_EVENTS, {
+      origin: 'https://acme.test',
+      body: { sessionId: 's_elsewhere', user: signed('alice-feedback'), events: [feedback(answerId, 'helpful')] },
+    });
+    assert.equal(elsewhere.status, 400);
+    const same = await server.request('POST', HELP_EVENTS, {
+      origin: 'https://acme.test',
+      body: { sessionId: 's_anonymous', user: signed('alice-feedback'), events: [feedback(answerId, 'helpful')] },
+    });
+    assert.equal(same.status, 202);
+    assert.equal((await rating(answerId))!.value, 'helpful');
   });
 
   test('malformed feedback is 400 naming the field', async () => {

@@ -13,7 +13,8 @@ import { createApp } from '../../server/server.js';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
 import { median } from '../../bench/figures.js';
 import { assertError, assertInvalidField } from './expect.js';
-import { request, startTestServer, type TestServer } from './harness.js';
+import { onPostgres, request, startTestServer, type TestServer } from './harness.js';
+import { parseFlags, serverOptions } from '../../server/options.js';
 import { answerFixture, CHAT, SUMMARIZE, streamRequest } from './answer-helpers.js';
 
 const SEARCH = '/api/v1/acme/widgets/find/search';
@@ -138,6 +139,30 @@ describe('the daily events cap of an organisation', () => {
   });
 });
 
+describe('--events-per-day', () => {
+  test('is the cap of every organisation the fixture or the admin API creates without its own; one with its own keeps it', async () => {
+    const flags = serverOptions(parseFlags(['--events-per-day', '4']).flags, {});
+    assert.equal(flags.limits!.eventsPerDay, 4);
+    assert.equal(serverOptions({}, { ASSIST_EVENTS_PER_DAY: '7' }).limits!.eventsPerDay, 7);
+    assert.equal(serverOptions({}, {}).limits!.eventsPerDay, 100_000);
+    assert.throws(() => serverOptions(parseFlags(['--events-per-day', '-1']).flags, {}), /--events-per-day must be a whole number from 0 to 1000000000/);
+    assert.throws(() => serverOptions({}, { ASSIST_EVENTS_PER_DAY: 'lots' }), /--events-per-day must be a whole number/);
+
+    const server = await startTestServer({ fixture: answerFixture(), adminToken: 'admin-token-for-limits-tests', limits: { eventsPerDay: flags.limits!.eventsPerDay } });
+    try {
+      for (let index = 0; index < 2; index++) await server.request('POST', EVENTS, { token: 'ws_test_find', body: clicks(3) });
+      const stored = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM analytics_events WHERE organisation_id = 'acme'");
+      assert.equal(stored[0]!.count, 4, 'the fixture organisation stores 4 of 6');
+      const admin = (method: string, path: string, body?: unknown) => server.request(method, path, { token: 'admin-token-for-limits-tests', body });
+      assert.equal((await admin('GET', '/api/v1/admin/organisations/acme')).json.eventsPerDay, 4);
+      assert.equal((await admin('POST', '/api/v1/admin/organisations', { id: 'initech' })).json.eventsPerDay, 4);
+      assert.equal((await admin('POST', '/api/v1/admin/organisations', { id: 'globex', eventsPerDay: 50 })).json.eventsPerDay, 50);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('answers in progress', () => {
   let server: TestServer;
   before(async () => {
@@ -251,10 +276,18 @@ describe('connections', () => {
 
 /** `/healthz`'s median answer with 500 streams open may exceed its median at rest by this much (the issue's figure). */
 const HEALTH_MEDIAN_MS = 100;
+/** The longest single /healthz probe allowed while the burst arrives: the start of 500 requests at once takes the server a moment on a busy machine. */
+const HEALTH_STRETCH_MS = 500;
 
 describe('a burst of streams', () => {
-  test('/healthz answers within 100 ms of its time at rest while 500 chat streams are open', { timeout: 300_000 }, async () => {
-    const server = await startTestServer({ fixture: answerFixture(100_000) });
+  test('/healthz answers within 100 ms of its time at rest while 500 chat streams from 500 addresses arrive and stay open', { timeout: 300_000 }, async () => {
+    // Rate limits and answer caps on, high enough for all 500: each stream's authorisation and
+    // rate-limit count are database work of their own, before the answer's.
+    const server = await startTestServer({
+      fixture: answerFixture(100_000),
+      rateLimit: 1000,
+      limits: { trustProxy: 1, maxStreams: 1000, maxStreamsPerClient: 8 },
+    });
     // Each answer streams for several seconds, so all 500 are open together.
     server.context.services.answerEngine = createEmbeddedEngine({ tokenDelayMs: 250, wordsPerPiece: 1 });
     // The streams come from another process, as they would from other machines.
@@ -264,7 +297,9 @@ describe('a burst of streams', () => {
       let opened = 0, ended = 0;
       for (let index = 0; index < 500; index++) {
         const req = request(process.argv[1], { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json',
-          Accept: 'text/event-stream', Authorization: 'Bearer ws_test_help', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+          Accept: 'text/event-stream', Authorization: 'Bearer ws_test_help', 'Content-Length': Buffer.byteLength(body),
+          'X-Forwarded-For': '10.0.' + (index >> 8) + '.' + (index & 255) } }, (res) => {
+          if (res.statusCode !== 200) { console.log('error status ' + res.statusCode); process.exit(1); }
           let first = true;
           res.on('data', (chunk) => { if (first && String(chunk).includes('event: meta')) { first = false; if (++opened === 500) console.log('open'); } });
           res.on('end', () => { if (++ended === 500) { console.log('ended'); process.exit(0); } });
@@ -297,17 +332,25 @@ describe('a burst of streams', () => {
     client.stdout!.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => client.once('exit', resolve));
     try {
+      // While the 500 arrive (their authorisations) and then while they stream.
+      const arriving: number[] = [];
       while (!output.includes('open')) {
         assert.ok(!/error|ended/.test(output), output);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        arriving.push(await healthz());
       }
       const times: number[] = [];
       while (!output.includes('ended') && times.length < 40) times.push(await healthz());
       assert.ok(times.length >= 10, `only ${times.length} probes while the streams were open`);
-      // A few slow probes are a busy machine; the median is the server.
+      // A few slow probes are a busy machine; the median is the server, while the streams arrive
+      // and while they are open. On PGlite the database runs on the server's own thread, and the
+      // 500 authorisations, run back to back, held it in one stretch (0.85 to 1.9 s): none may now.
+      const longestStretch = onPostgres ? 0 : Math.max(...arriving);
       assert.ok(
-        median(times) < HEALTH_MEDIAN_MS + median(atRest),
-        `/healthz median ${Math.round(median(times))} ms with the streams open (${times.map(Math.round).join(', ')}), ${Math.round(median(atRest))} ms at rest`,
+        median(times) < HEALTH_MEDIAN_MS + median(atRest) &&
+          median(arriving) < HEALTH_MEDIAN_MS + median(atRest) &&
+          longestStretch < HEALTH_STRETCH_MS + median(atRest),
+        `/healthz median ${Math.round(median(times))} ms with the streams open (${times.map(Math.round).join(', ')}), ` +
+          `while they arrived ${arriving.map(Math.round).join(', ')} ms, ${Math.round(median(atRest))} ms at rest`,
       );
       assert.equal(await exited, 0, output);
     } finally {
