@@ -4,7 +4,15 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner';
 
 const require = createRequire(import.meta.url);
-const mswWorker = readFileSync(require.resolve('msw/mockServiceWorker.js'), 'utf8');
+/**
+ * MSW's service worker, except that it never unregisters itself. It does so when the last page
+ * it controls closes, and test files run in parallel pages of one origin: a file ending while
+ * the next one is still starting would take the next one's mocks with it (every request a 404).
+ */
+const UNREGISTER = 'self.registration.unregister()';
+const mswWorkerSource = readFileSync(require.resolve('msw/mockServiceWorker.js'), 'utf8');
+if (!mswWorkerSource.includes(UNREGISTER)) throw new Error(`msw/mockServiceWorker.js no longer calls ${UNREGISTER}: review the patch below`);
+const mswWorker = mswWorkerSource.replace(UNREGISTER, 'void 0 /* kept registered for the other test pages */');
 
 /**
  * Forced colours (Windows high contrast) for the accessibility tests: the runner's emulateMedia
@@ -49,6 +57,8 @@ export default {
   nodeResolve: { browser: true },
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
+  // The accessibility files run dozens of axe passes; a loaded CI machine needs more than the default two minutes.
+  testsFinishTimeout: 300_000,
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), forcedColorsCommand(), accessibilityTreeCommand()],
   middleware: [
     function serveMswWorker(context, next) {

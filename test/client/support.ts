@@ -43,9 +43,8 @@ export function useMockApi(): { requests: Request[] } {
     clearConfigCache();
   });
   afterEach(() => worker.resetHandlers());
-  // No worker.stop() at the end: the service worker unregisters itself when the stopping page is
-  // the last one it controls, and a test file starting beside it, not yet controlled, then loses
-  // its mocks (every request a 404). The runner closes the page anyway.
+  // No worker.stop() at the end: the runner closes the page anyway, and the service worker stays
+  // registered for the files running beside this one (web-test-runner.config.mjs serves it so).
   return log;
 }
 
