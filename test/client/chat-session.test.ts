@@ -190,7 +190,7 @@ describe('ChatSession', () => {
 
     session.send('And then?');
     await until(() => session.state.messages[3]?.state === 'done');
-    expect((await chatBodies())[0].conversationId).to.equal('c_7');
+    expect((await chatBodies()).find((body) => body.message === 'And then?')?.conversationId).to.equal('c_7');
   });
 
   it('a history action that fails says why in historyError and as an error event', async () => {

@@ -119,6 +119,8 @@ export async function mountSearch(options: WidgetMountOptions & ClientOptions = 
   controllers.push(controller);
   await controller.mount();
   const element = [...document.querySelectorAll('assist-search')].at(-1) as AssistSearch;
+  // These tests look at states; one that would leave the page (Enter on a result that arrived first) must not end the file.
+  element.addEventListener('assist-select', (event) => event.preventDefault());
   await element.updateComplete;
   const root: ParentNode = element.shadowRoot ?? element;
   const input = () => element.input ?? root.querySelector<HTMLInputElement>('input')!;
