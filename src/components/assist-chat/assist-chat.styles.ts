@@ -120,12 +120,6 @@ export const chatStyles = css`
     overscroll-behavior: contain;
     padding: 14px;
   }
-  .log {
-    /* The panel's own colour, so the same look; being opaque, the browser can scroll the log on
-       the compositor, keeping its crisp text, instead of repainting all of it whenever a
-       streaming answer moves it down. */
-    background: var(--_bg);
-  }
   .thread {
     display: flex;
     flex-direction: column;
