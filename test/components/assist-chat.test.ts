@@ -319,6 +319,33 @@ describe('<assist-chat> answers', () => {
     expect(chat.input().value).to.equal('');
   });
 
+  it('the part still being written grows in place: its paragraph stays the same element as tokens arrive, and an open code block keeps one copy button', async () => {
+    const stream = controlledStream();
+    worker.use(http.post(`${API}/chat`, () => stream.response()));
+    const chat = await mountChat();
+    chat.element.show();
+    await chat.ask('How do I start?');
+    stream.send(...chatEvents(REPLY, []).slice(0, 4), ['token', { delta: 'Intro.\n\nRun the **server** with' }]);
+    await until(() => expect(chat.$('.assistant:last-child .markdown p:last-of-type')?.textContent).to.equal('Run the server with'));
+    const paragraph = chat.$('.assistant:last-child .markdown p:last-of-type')!;
+    const words = paragraph.firstChild!;
+
+    stream.send(['token', { delta: ' one command:' }]);
+    await until(() => paragraph.textContent === 'Run the server with one command:');
+    // What the visitor may be selecting or reading is not replaced under them.
+    expect(chat.$('.assistant:last-child .markdown p:last-of-type') === paragraph).to.equal(true);
+    expect(paragraph.firstChild === words).to.equal(true);
+
+    stream.send(['token', { delta: '\n\n```sh\nnpm ' }]);
+    await until(() => chat.$('.assistant:last-child pre code')?.textContent === 'npm \n');
+    const pre = chat.$('.assistant:last-child pre')!;
+    stream.send(['token', { delta: 'start\nnpm test' }]);
+    await until(() => chat.$('.assistant:last-child pre code')?.textContent === 'npm start\nnpm test\n');
+    expect(chat.$('.assistant:last-child pre') === pre).to.equal(true);
+    expect(pre.querySelectorAll('[part="copy-code-button"]')).to.have.length(1);
+    stream.close();
+  });
+
   it('the stop button cancels the answer and keeps what arrived', async () => {
     const stream = controlledStream();
     worker.use(http.post(`${API}/chat`, () => stream.response()));
