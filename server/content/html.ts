@@ -500,7 +500,7 @@ export function readHtml(html: string): HtmlReading {
 
   const chosen = candidates.filter((candidate) => candidate.end >= 0).sort((a, b) => a.rank - b.rank)[0];
   const body = chosen ? lines.slice(chosen.start, chosen.end) : lines;
-  const markdown = body.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const markdown = withoutBlankRuns(body).join('\n').trim();
   const firstHeading = body.find((line) => line.startsWith('#'));
   const headingText = firstHeading ? plainInline(customId(atxHeading(firstHeading)?.text ?? '').text).trim() || undefined : undefined;
   return {
@@ -533,4 +533,20 @@ function shortEntryHeading(text: string): string {
   const paren = text.indexOf('(');
   if (paren > 0 && paren < MAX_ENTRY_HEADING) return `${text.slice(0, paren)}(…)`;
   return `${text.slice(0, MAX_ENTRY_HEADING - 1).trimEnd()}…`;
+}
+
+/**
+ * Lines with each run of blank lines outside code cut to one: the reader's blocks each end
+ * with a blank line, and nested ones stack them. Inside a fence every line is the page's own.
+ */
+function withoutBlankRuns(lines: string[]): string[] {
+  const kept: string[] = [];
+  let fence: string | undefined;
+  for (const line of lines) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker))) fence = fence === undefined ? marker : undefined;
+    else if (fence === undefined && line.trim() === '' && (kept.length === 0 || kept.at(-1)!.trim() === '')) continue;
+    kept.push(line);
+  }
+  return kept;
 }

@@ -68,6 +68,11 @@ test('titles: entities decoded, the site name around the heading taken off, a sh
   assert.equal(sharedTitleSuffix(['A - B', 'C - D', 'E - F']), undefined, 'different endings are no site name');
 });
 
+test('code keeps its blank lines as the page has them; blank lines between blocks are one', () => {
+  const { markdown } = readHtml('<main><p>Try it:</p><div><div><pre>SELECT 1;\n\n\nSELECT 2;\n</pre></div></div><p>Done.</p></main>');
+  assert.equal(markdown, 'Try it:\n\n```\nSELECT 1;\n\n\nSELECT 2;\n```\n\nDone.');
+});
+
 test('HTML tables become pipe tables; a table inside a cell is text of that cell', () => {
   const { markdown } = readHtml(
     '<main><table><tr><th>Flag</th><th>Meaning</th></tr><tr><td><code>-v</code><table><tr><td>nested</td></tr></table> more</td>' +
