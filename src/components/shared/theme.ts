@@ -16,6 +16,20 @@
 import { css } from 'lit';
 import type { WidgetConfig } from '../../../wire/contract.js';
 
+/** The dark defaults: chosen by `data-theme="dark"`, or by `auto` in a dark colour scheme. */
+const darkPalette = css`
+  color-scheme: dark;
+  --_accent: var(--assist-accent-dark, #8ab4ff);
+  --_on-accent: var(--assist-on-accent-dark, #0b1530);
+  --_bg: var(--assist-bg-dark, #17191e);
+  --_surface: var(--assist-surface-dark, #23262d);
+  --_text: var(--assist-text-dark, #eceef2);
+  --_muted: var(--assist-muted-dark, #a9afbc);
+  --_border: var(--assist-border-dark, #3a3f49);
+  --_danger: var(--assist-danger-dark, #ffb4ab);
+  --_mark: var(--assist-mark-dark, #6b5a00);
+`;
+
 export const themeStyles = css`
   :host {
     color-scheme: light;
@@ -41,29 +55,11 @@ export const themeStyles = css`
     color: var(--_text);
   }
   :host([data-theme='dark']) {
-    color-scheme: dark;
-    --_accent: var(--assist-accent-dark, #8ab4ff);
-    --_on-accent: var(--assist-on-accent-dark, #0b1530);
-    --_bg: var(--assist-bg-dark, #17191e);
-    --_surface: var(--assist-surface-dark, #23262d);
-    --_text: var(--assist-text-dark, #eceef2);
-    --_muted: var(--assist-muted-dark, #a9afbc);
-    --_border: var(--assist-border-dark, #3a3f49);
-    --_danger: var(--assist-danger-dark, #ffb4ab);
-    --_mark: var(--assist-mark-dark, #6b5a00);
+    ${darkPalette}
   }
   @media (prefers-color-scheme: dark) {
     :host([data-theme='auto']) {
-      color-scheme: dark;
-      --_accent: var(--assist-accent-dark, #8ab4ff);
-      --_on-accent: var(--assist-on-accent-dark, #0b1530);
-      --_bg: var(--assist-bg-dark, #17191e);
-      --_surface: var(--assist-surface-dark, #23262d);
-      --_text: var(--assist-text-dark, #eceef2);
-      --_muted: var(--assist-muted-dark, #a9afbc);
-      --_border: var(--assist-border-dark, #3a3f49);
-      --_danger: var(--assist-danger-dark, #ffb4ab);
-      --_mark: var(--assist-mark-dark, #6b5a00);
+      ${darkPalette}
     }
   }
   :host([hidden]) {
