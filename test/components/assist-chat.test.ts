@@ -301,6 +301,16 @@ describe('<assist-chat> answers', () => {
     expect(body.conversationId).to.equal('c_1');
   });
 
+  it('announces a finished answer as its text, markup gone and characters as written', async () => {
+    const text = 'Compare `a < b && c > "d"` with it.\n\nThen **stop** [1].';
+    worker.use(http.post(`${API}/chat`, () => HttpResponse.json({ ...REPLY, text })));
+    const chat = await mountChat();
+    chat.element.show();
+    await chat.ask('How?');
+    await until(() => expect(chat.live()).to.contain(en.chatAnswerReady));
+    expect(chat.live()).to.equal(`${en.chatAnswerReady} Compare a < b && c > "d" with it.\nThen stop [1].`);
+  });
+
   it('Enter sends; Shift+Enter breaks the line', async () => {
     let body: any;
     worker.use(http.post(`${API}/chat`, async ({ request }) => ((body = await request.json()), HttpResponse.json(REPLY))));

@@ -15,7 +15,7 @@ import { trapTab } from '../shared/focus.js';
 import { messageLanguage } from '../shared/language.js';
 import { icons } from '../shared/icons.js';
 import { streamingMarkdownView } from '../shared/markdown-view.js';
-import { StreamingMarkdown, renderMarkdown, trustedHtml } from '../shared/markdown.js';
+import { StreamingMarkdown, renderMarkdown } from '../shared/markdown.js';
 import type { AttributeOptionNames } from '../shared/mount.js';
 import { speechInputSupported } from '../shared/speech.js';
 import { markdownStyles, themeStyles } from '../shared/theme.js';
@@ -580,17 +580,23 @@ export class AssistChat extends WidgetElement<AssistChatEventMap> {
   }
 }
 
-/** The text of rendered (sanitised) HTML, for announcing an answer. */
+/**
+ * The text of rendered (sanitised) markdown, for announcing an answer: its tags dropped and its
+ * character references decoded. Sanitised markdown has no comments, scripts or attributes
+ * holding `>`, so this is its text, got without parsing a long answer's HTML a second time.
+ */
 function plainText(html: string): string {
-  const template = document.createElement('template');
-  try {
-    template.innerHTML = trustedHtml(html);
-  } catch {
-    // A page enforcing Trusted Types that does not allow our policy: the tags' text is enough to announce.
-    return html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-  }
-  return template.content.textContent?.trim() ?? '';
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(?:#(\d+)|#x([\da-f]+)|([a-z]+));/gi, (reference, decimal?: string, hex?: string, name?: string) => {
+      if (decimal || hex) return String.fromCodePoint(Number.parseInt(decimal ?? hex!, decimal ? 10 : 16));
+      return NAMED_REFERENCES[name!.toLowerCase()] ?? reference;
+    })
+    .trim();
 }
+
+const NAMED_REFERENCES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 if (!customElements.get('assist-chat')) customElements.define('assist-chat', AssistChat);
 
