@@ -173,8 +173,10 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       const opensHeading = unit.position < 2 && headingMatch > 0;
       const explains = explainsError(unit);
       if (matched === 0 && !opensHeading && !definitional && !explains) continue;
+      // A passage whose own heading names what is asked is about it, whatever its rank.
+      const about = weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term));
       // "What is a decorator?" is answered by the first sentence under the heading "decorator", which need not repeat it.
-      const defines = definitional && unit.position === 0 && weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term)) > 0.99;
+      const defines = definitional && unit.position === 0 && about > 0.99;
       // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
       const coverage =
         (explains ? 1 : 0) +
@@ -182,10 +184,6 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
-      // A passage whose own heading names what is asked is about it, whatever its rank.
-      const about = weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term));
-      // A sentence from a passage that covers the whole question, not only this sentence's part of it.
-      const whole = weightOf(wanted, (term) => unit.passage.allTerms.has(term));
       const score =
         coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.25 * unit.passage.rank));
       if (!chosen || score > chosen.score) chosen = { unit, score };

@@ -75,7 +75,8 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   };
 
   // A question of question words only ("what is it?") is asked as typed.
-  const content = contentQuery(input.question) || input.question;
+  const typedContent = contentQuery(input.question);
+  const content = typedContent || input.question;
   await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
   // A pasted error message is looked up as written: the page that explains it quotes it.
   const error = errorMessageIn(input.question);
@@ -104,7 +105,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   // "What is a dataclass?" asks about a topic; an API entry that mentions it answers a narrower question,
   // unless the question names an identifier itself ("What does itertools.groupby do?").
   const asksDefinition = DEFINITION_ASKED.test(input.question);
-  const namesIdentifier = contentQuery(input.question).split(' ').some((word) => /[._]/.test(word));
+  const namesIdentifier = typedContent.split(' ').some((word) => /[._]/.test(word));
   // Release notes tell what changed, not how things work: they answer only a question about versions.
   const asksAboutChanges = CHANGES_ASKED.test(input.question);
   const entries = [...candidates.values()].map((entry) => ({
