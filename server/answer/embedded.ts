@@ -11,7 +11,7 @@
  * language, instead of guessing.
  */
 import { plainInline } from '../content/markdown.js';
-import { DEFINITION_ASKED, HOW_ASKED, errorMessageIn, errorStretch, headingExactness, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -78,6 +78,26 @@ export function pieces(text: string, wordsPerPiece: number): string[] {
 const MIN_COVERAGE = 0.6;
 /** Share of a second part's terms the further passage must hold to be quoted for it. */
 const MIN_PART_COVERAGE = 0.5;
+/** How much more a sentence counts that says two of the question's words side by side, as it does. */
+const PAIR_WEIGHT = 0.3;
+
+/** The question's pairs of adjacent words holding a content word and a word that names (not "how do", not "do i"). */
+function wordPairs(question: string): string[] {
+  const all = words(question);
+  const pairs = new Set<string>();
+  for (let index = 0; index + 1 < all.length; index++) {
+    const pair = [all[index]!, all[index + 1]!];
+    const content = pair.filter((word) => terms(word).length > 0).length;
+    if (content === 2 || (content === 1 && pair.every((word) => !QUESTION_WORDS.has(word)))) pairs.add(pair.join(' '));
+  }
+  return [...pairs];
+}
+
+/** Words that ask rather than name. */
+const QUESTION_WORDS = new Set(['how', 'what', 'why', 'when', 'where', 'which', 'who', 'do', 'does', 'did', 'i', 'is', 'are', 'can', 'to', 'a', 'an', 'the', 'my', 'me', 'you', 'it', 'of', 'in', 'for', 'and', 'or', 'with', 'that', 'this', 'there']);
+
+/** A sentence about the page rather than its topic. */
+const SIGNPOST = /^(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b/i;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
@@ -141,10 +161,13 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const definitional = DEFINITION_ASKED.test(input.question);
   // A pasted error is explained right where the page shows it: the sentence holding it or following the example that does.
   const error = errorMessageIn(input.question);
-  const stretch = error ? errorStretch(error) : '';
-  const showsError = (text: string) => stretch.length >= 8 && text.toLowerCase().replace(/\s+/g, ' ').includes(stretch);
+  const stretches = (error ? errorStretches(error) : []).filter((stretch) => stretch.length >= 8);
+  const showsError = (text: string) => {
+    const folded = text.toLowerCase().replace(/\s+/g, ' ');
+    return stretches.some((stretch) => folded.includes(stretch));
+  };
   const explainsError = (unit: Unit) => {
-    if (!stretch) return false;
+    if (stretches.length === 0) return false;
     if (showsError(unit.text)) return true;
     const before = unit.passage.blocks[unit.block - 1];
     const block = unit.passage.blocks[unit.block]!;
@@ -153,6 +176,19 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     const after = sentences(block.text).map(cleanInline);
     const explaining = /^\p{Ll}/u.test(after[0] ?? '') ? after[1] : after[0];
     return unit.text === explaining;
+  };
+  // Two of the question's words side by side ("DISTINCT ON", "UNION ALL") name one thing: a sentence saying them so is about it.
+  const pairs = wordPairs(input.question);
+  const pairShare = (unit: Unit) => {
+    if (pairs.length === 0) return 0;
+    const text = ` ${words(plainInline(unit.text)).join(' ')} `;
+    return pairs.filter((pair) => text.includes(` ${pair} `)).length / pairs.length;
+  };
+  // A table row that starts with the name asked about, as code ("`unnest` ( `anyarray` ) → …"), is its entry.
+  const named = namedApis(input.question).map((name) => name.replace(/\(\)$/, ''));
+  const entryOfNamed = (unit: Unit) => {
+    const code = /^`([^`]+)`/.exec(unit.text)?.[1]?.toLowerCase();
+    return code !== undefined && named.some((name) => new RegExp(`^(?:[\\w.]*\\.)?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`).test(code));
   };
   const best = (candidates: Unit[], wanted: string[]): Unit | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
@@ -179,13 +215,18 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       const defines = definitional && unit.position === 0 && about > 0.99;
       // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
       const coverage =
-        (explains ? 1 : 0) +
+        (explains || entryOfNamed(unit) ? 1 : 0) +
         (defines ? 1 + headingExactness(unit.passage.ownHeadingTerms, wanted) + (0.25 * followUp) / totalWeight : (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight);
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
+      const phrased = 1 + PAIR_WEIGHT * pairShare(unit);
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
+      // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it.
+      const signpost = SIGNPOST.test(unit.text) ? 0.1 : 1;
       const score =
-        coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.25 * unit.passage.rank));
+        signpost *
+        phrased *
+        coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.5 * unit.passage.rank));
       if (!chosen || score > chosen.score) chosen = { unit, score };
     }
     return chosen?.unit;
@@ -210,7 +251,9 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       quoted.sort((a, b) => partOf(a) - partOf(b));
     }
   }
-  if (share(new Set(questionTerms), new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
+  // A version the visitor mentions ("in postgres 15") is rarely written where the answer is.
+  const required = new Set(questionTerms.filter((term) => !/^\d+$/.test(term)));
+  if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
   const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
   const text = quoted.map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : [])].join('\n\n')).join('\n\n');
@@ -238,6 +281,7 @@ function quote(unit: Unit, question: { terms: string[]; asksHow: boolean }): Quo
     if (before?.kind === 'prose') lead = cleanInline(sentences(before.text).at(-1)!);
     example = listOf(blocks, block.list);
   } else {
+    if (block.kind === 'prose') lead = inContext(lead, sentences(block.text).map(cleanInline));
     // The example of a sentence is next to it: among the two blocks after it, else right before it.
     const code = [blocks[unit.block + 1], blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
     const next = blocks[unit.block + 1];
@@ -255,6 +299,37 @@ function quote(unit: Unit, question: { terms: string[]; asksHow: boolean }): Quo
   if (name && !lead.includes(name)) lead = `\`${name}\`: ${lead}`;
   return { passage, lead, example, terms: new Set([...terms(plainInline(`${lead}\n${example ?? ''}`)), ...passage.headingTerms]) };
 }
+
+/** The most words a lead grows to with the sentences that follow it in its paragraph. */
+const LEAD_WORDS = 60;
+/** A lead shorter than this always takes the sentence after it, if that is not too long. */
+const SHORT_LEAD_WORDS = 15;
+
+/** A sentence that leans on the one before it ("These are called advisory locks"). */
+const LEANS_BACK = /^(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so)\b/i;
+
+/**
+ * A sentence in its context: after the sentence it leans on, if it leans on one, and with the
+ * ones after it in its paragraph while they fit in `LEAD_WORDS` (they often finish its point).
+ */
+function inContext(lead: string, paragraph: string[]): string {
+  const at = paragraph.indexOf(lead);
+  if (at === -1) return lead;
+  // Not after the end of a sentence an example interrupted ("with your own user name."), which leans back itself.
+  const previous = paragraph[at - 1];
+  let text = previous && LEANS_BACK.test(lead) && !/^\p{Ll}/u.test(previous) ? `${previous} ${lead}` : lead;
+  let count = wordCount(text);
+  for (const next of paragraph.slice(at + 1)) {
+    const countBefore = count;
+    count += wordCount(next);
+    // A short lead ("The major practical difference is one of efficiency.") is followed by what it announces.
+    if (count > LEAD_WORDS && !(countBefore < SHORT_LEAD_WORDS && count <= 1.5 * LEAD_WORDS)) break;
+    text = `${text} ${next}`;
+  }
+  return text;
+}
+
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /**
  * The name a passage documents, when its heading is an API entry (`json.loads(s, *, cls=None)`,
@@ -324,6 +399,14 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       continue;
     }
     const trimmed = line.trim();
+    const row = tableRow(trimmed, lines[index + 1]);
+    if (row !== undefined) {
+      // A table's row (a function and what it does, a setting and its meaning) answers like a paragraph.
+      flush();
+      list = undefined;
+      if (row) blocks.push({ kind: 'prose', text: row });
+      continue;
+    }
     if (trimmed === '' || /^(#{1,6}\s|\||-{3,}$|\*{3,}$|_{3,}$|<)/.test(trimmed)) {
       flush();
       if (trimmed !== '' || !/^(\s*)([-*+]|\d+[.)])\s/.test(lines[index + 1] ?? '')) list = undefined;
@@ -352,6 +435,18 @@ function readPassage(section: GroundingSection, rank: number): Passage {
   return { section, rank, blocks, headingTerms, ownHeadingTerms, allTerms: new Set([...headingTerms, ...terms(plainInline(section.markdown || section.text))]) };
 }
 
+/**
+ * A markdown table line's cells as one text, `''` for its header and rule lines (which say
+ * nothing themselves), `undefined` for a line of no table.
+ */
+function tableRow(line: string, next: string | undefined): string | undefined {
+  if (!line.startsWith('|')) return undefined;
+  const isRule = (text: string | undefined) => text !== undefined && /^\|[\s:|-]+\|$/.test(text.trim()) && text.includes('-');
+  if (isRule(line) || isRule(next)) return '';
+  const cells = line.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((cell) => cell.trim()).filter(Boolean);
+  return cells.map((cell) => (/[.!?:]$/.test(cell) || cells.length === 1 ? cell : `${cell}:`)).join(' ').replace(/:$/, '.');
+}
+
 /** A passage's sentences and list items. */
 function unitsOf(passage: Passage): Unit[] {
   const units: Unit[] = [];
@@ -359,11 +454,11 @@ function unitsOf(passage: Passage): Unit[] {
     if (block.kind === 'code') return;
     for (const sentence of block.kind === 'item' ? [block.text] : sentences(block.text)) {
       const text = cleanInline(sentence);
-      const wordCount = text.split(/\s+/).filter(Boolean).length;
-      if (wordCount < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
+      const count = wordCount(text);
+      if (count < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
       // A short line that ends no sentence ("Source code: Lib/json/__init__.py") is a label, not an answer.
-      if (block.kind === 'prose' && wordCount < 8 && !/[.!?:。！？：]$/.test(text)) continue;
-      units.push({ text, terms: new Set(terms(plainInline(text))), passage, block: index, position: units.length, words: wordCount });
+      if (block.kind === 'prose' && count < 8 && !/[.!?:。！？：]$/.test(text)) continue;
+      units.push({ text, terms: new Set(terms(plainInline(text))), passage, block: index, position: units.length, words: count });
     }
   });
   return units;
@@ -388,7 +483,7 @@ function sentences(text: string): string[] {
       current += piece;
       continue;
     }
-    const parts = piece.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(`*])|(?<=[。！？])/u);
+    const parts = piece.split(/(?<=[.!?]["”’')\]]?)\s+(?=[\p{Lu}\p{N}"'“(`*])|(?<=[。！？])/u);
     parts.forEach((part, index) => {
       if (index > 0) {
         result.push(current);

@@ -13,10 +13,10 @@
  * with the question or the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
-import { publicHits, searchSections, type SectionHit } from '../search/search.js';
+import { publicHits, searchHeadings, searchSections, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, headingExactness, headingTerms, isApiHeading, keywords, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -38,6 +38,8 @@ export interface RetrievedSection extends SectionHit {
 }
 
 const PER_QUERY = 20;
+/** How many entries of the APIs a question names are candidates. */
+const NAMED_ENTRIES = 5;
 const FUSION_K = 10;
 
 interface Query {
@@ -67,20 +69,30 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
       limit: query.limit ?? PER_QUERY,
       language: input.language,
     });
+    fuse(hits, query.weight);
+  };
+  const fuse = (hits: SectionHit[], weight: number) =>
     hits.forEach((hit, rank) => {
       const entry = candidates.get(hit.id) ?? { hit, fused: 0 };
-      entry.fused += query.weight / (FUSION_K + rank + 1);
+      entry.fused += weight / (FUSION_K + rank + 1);
       candidates.set(hit.id, entry);
     });
-  };
 
   // A question of question words only ("what is it?") is asked as typed.
   const typedContent = contentQuery(input.question);
   const content = typedContent || input.question;
   await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
+  // "What does zip() do?": the entry of what it names, which ranking by words may bury under pages named after it (`zipfile`).
+  const named = namedApis(input.question);
+  const entriesNamed = named.length > 0 ? await searchHeadings(db, { organisationId: input.organisationId, sources: input.sources, names: named, limit: NAMED_ENTRIES }) : [];
+  fuse(entriesNamed, 1);
   // A pasted error message is looked up as written: the page that explains it quotes it.
   const error = errorMessageIn(input.question);
-  if (error) await ask({ text: error, weight: 1, limit: PER_QUERY });
+  if (error) {
+    await ask({ text: error, weight: 1, limit: PER_QUERY });
+    // Its halves too: a name the visitor's message holds unquoted ("drop table customers") is another in the page's.
+    for (const half of errorStretches(error).slice(1)) await ask({ text: half, weight: 0.5, limit: PER_QUERY });
+  }
   // A visitor's own verbs ("raise", "stop", "turn") are often not the page's: the question is
   // asked again without each of its words, so a section holding all but one is still a candidate.
   const contentWords = content.split(/\s+/).filter(Boolean);
@@ -105,7 +117,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   // "What is a dataclass?" asks about a topic; an API entry that mentions it answers a narrower question,
   // unless the question names an identifier itself ("What does itertools.groupby do?").
   const asksDefinition = DEFINITION_ASKED.test(input.question);
-  const namesIdentifier = typedContent.split(' ').some((word) => /[._]/.test(word));
+  const namesIdentifier = named.length > 0;
   // Release notes tell what changed, not how things work: they answer only a question about versions.
   const asksAboutChanges = CHANGES_ASKED.test(input.question);
   const entries = [...candidates.values()].map((entry) => ({
@@ -143,6 +155,9 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
       const ownHeadingText = ownHeading(hit.section, { withParameters: true }) || hit.title;
       const defines = asksDefinition && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       const narrowEntry = asksDefinition && !namesIdentifier && isApiHeading(ownHeadingText);
+      // The entry of the API the question names is what it asks about; the first of them most.
+      const namedIndex = entriesNamed.findIndex((entry) => entry.id === hit.id);
+      const namedEntry = namedIndex === -1 ? 0 : namedIndex === 0 ? 0.5 : 0.2;
       const score =
         coverage +
         0.6 * headingCoverage +
@@ -152,7 +167,8 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
         0.3 * followUp +
         (onThisPage ? 0.25 : 0) +
         (showsHow ? 0.2 : 0) +
-        0.4 * defines -
+        0.4 * defines +
+        namedEntry -
         0.3 * offTopic -
         (narrowEntry ? 0.4 : 0) -
         (changes ? 0.5 : 0);

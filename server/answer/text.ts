@@ -16,7 +16,8 @@ const STOP_WORDS = new Set(
   with would you your yours yourself yourselves also get got may might must shall us let lets i'm im ive dont doesnt
   cant cannot wont please tell explain know want need use using used way ways thing things something anything one
   able like make made hi hello thanks thank happen happens happened happening work works mean means possible
-  exactly actually really still anyone someone somebody question`
+  exactly actually really still anyone someone somebody question vs versus
+  ok okay easiest easy best simplest correct proper properly recommended`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -80,7 +81,7 @@ const SUFFIXES = ['ational', 'ization', 'ation', 'ment', 'ness', 'ingly', 'edly'
  * "folder" where the page says "directory", to "stop" what the page says to "cancel". Each
  * group compares as its first word. Only English, only unambiguous in software docs.
  */
-const SYNONYMS = `directory folder
+const SYNONYMS = `directory folder dir
   dictionary dict
   delete remove erase
   stop cancel abort terminate kill
@@ -98,7 +99,16 @@ const SYNONYMS = `directory folder
   duplicate copy
   fast quick speed
   parallel concurrent concurrently simultaneous
-  environment env`
+  environment env
+  maximum max
+  minimum min
+  memory mem
+  temporary temp tmp
+  database db
+  configuration config conf
+  authentication auth
+  transaction xact
+  sequential seq`
   .split('\n')
   .map((group) => group.trim().split(/\s+/));
 const SYNONYM_OF = new Map<string, string>();
@@ -170,6 +180,27 @@ export function contentQuery(question: string): string {
   return [...new Set(content)].join(' ');
 }
 
+/** Words naming what kind of entry a bare name is ("age() function?"). */
+const ENTRY_KINDS = new Set(['function', 'method', 'class', 'module', 'command', 'option', 'parameter', 'setting', 'keyword', 'statement', 'operator', 'type']);
+
+/**
+ * The APIs a question names: a call (`zip()`), an identifier (`collections.defaultdict`,
+ * `max_connections`, `__slots__`), or the one word a definition question asks about ("What
+ * does enumerate do?").
+ */
+export function namedApis(question: string): string[] {
+  const names = new Set<string>();
+  for (const match of question.matchAll(/([\p{L}_][\p{L}\p{N}_.]*)\(\)/gu)) names.add(`${match[1]!.toLowerCase()}()`);
+  const content = contentQuery(question).split(' ').filter(Boolean);
+  for (const word of content) if (/[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(word) && !names.has(`${word}()`)) names.add(word.replace(/\.$/, ''));
+  // A bare name ("unnest", "age() function?") asks what it is; "And on Linux?" asks no name.
+  const bare = words(question).every((word) => word === content[0] || ENTRY_KINDS.has(word));
+  if (content.length === 1 && bare && /^[\p{L}_][\p{L}\p{N}_.]{2,}$/u.test(content[0]!) && !names.has(`${content[0]!}()`)) names.add(content[0]!);
+  // "What does enumerate do?" asks what a callable does.
+  if (/^\s*what (?:does|do)\b.*\bdo\W*$/i.test(question) && content.length === 1 && /^[\p{L}_][\p{L}\p{N}_]{2,}$/u.test(content[0]!)) names.add(`${content[0]!}()`);
+  return [...names];
+}
+
 /** The content words of a text as typed (no stems), longest first: what to hand a search engine. */
 export function keywords(text: string, max: number): string[] {
   const seen = new Set<string>();
@@ -183,13 +214,16 @@ export function keywords(text: string, max: number): string[] {
 }
 
 /**
- * The terms of a heading, and of the words of the CamelCase names it holds: an entry headed
- * `class csv.DictReader(…)` is about a "reader" as well.
+ * The terms of a heading, and of the words of the names it holds: an entry headed
+ * `class csv.DictReader(…)` is about a "reader" as well, and `max_connections (integer)` is
+ * about the maximum of connections.
  */
 export function headingTerms(heading: string): Set<string> {
   const result = new Set(terms(heading));
-  for (const identifier of heading.normalize('NFKC').match(/[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu) ?? [])
+  const text = heading.normalize('NFKC');
+  for (const identifier of text.match(/[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu) ?? [])
     for (const term of terms(identifier.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2'))) result.add(term);
+  for (const identifier of text.match(/\p{L}[\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+/gu) ?? []) for (const term of terms(identifier.replace(/_/g, ' '))) result.add(term);
   return result;
 }
 
@@ -236,6 +270,20 @@ export function errorStretch(message: string): string {
     .reduce((longest, part) => (part.length > longest.length ? part : longest), '');
 }
 
+/**
+ * The stretches of an error message a page that shows it holds whatever names were in it:
+ * the longest stretch between quoted names and, when that is long, its two halves, since a
+ * name may stand unquoted in it ("cannot drop table customers because other objects depend
+ * on it" is shown as "cannot drop table products because …").
+ */
+export function errorStretches(message: string): string[] {
+  const longest = errorStretch(message);
+  const parts = longest.split(' ');
+  if (parts.length < 6) return [longest];
+  const middle = Math.ceil(parts.length / 2);
+  return [longest, parts.slice(0, middle).join(' '), parts.slice(middle).join(' ')];
+}
+
 /** The share of `wanted` found in `have` (0 when nothing is wanted). */
 export function share(wanted: Set<string>, have: Set<string>): number {
   if (wanted.size === 0) return 0;
@@ -244,12 +292,16 @@ export function share(wanted: Set<string>, have: Set<string>): number {
   return found / wanted.size;
 }
 
+/** Heading words that name no topic ("Introduction", "Overview"): nobody asks about them, and they narrow nothing. */
+const GENERIC_HEADING_TERMS = new Set(['introduction', 'overview', 'description', 'basics', 'general', 'summary', 'details', 'usage'].map((word) => terms(word)[0]!));
+
 /**
  * How much of a section's heading names things nobody asked about: "Windows" under
  * "Installing" answers "how do I install?" only for Windows users.
  */
 export function unaskedHeadingShare(heading: string | undefined, askedAbout: Set<string>): number {
-  const headingTerms = new Set(terms(heading ?? ''));
+  // An entry's parameters (`zip(*iterables, strict=False)`) are not what it is about.
+  const headingTerms = new Set(terms((heading ?? '').replace(/\([^()]*\)/g, ' ')).filter((term) => !GENERIC_HEADING_TERMS.has(term)));
   if (headingTerms.size === 0) return 0;
   return 1 - share(headingTerms, askedAbout);
 }

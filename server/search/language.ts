@@ -166,7 +166,7 @@ export function identifierIn(piece: string): string | undefined {
  * What marks an identifier's lexeme (`~pg_hba.conf`), so that words being typed (`tab:*`)
  * do not match identifiers (`table_name`): `search_identifier` in 005_search_words.sql.
  */
-const IDENTIFIER_MARK = '~';
+export const IDENTIFIER_MARK = '~';
 
 /**
  * The identifiers of a text as tsvector input (`'~pg_hba.conf':1,2 '~work_mem':1`), one

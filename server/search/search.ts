@@ -29,7 +29,8 @@
  */
 import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
-import { textSearchConfig } from './language.js';
+import { IDENTIFIER_MARK, textSearchConfig } from './language.js';
+import { PATH_SEPARATOR } from './sections.js';
 import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
 import { buildSnippet, type HighlightTerms } from './snippet.js';
 
@@ -146,6 +147,50 @@ function diversify(rows: SectionRow[]): SectionRow[] {
     ordered.push(...ranked.map((row) => ({ ...row, score: row.score * scale })));
   }
   return ordered;
+}
+
+/** The most sections looked at for the names asked for by heading. */
+const HEADED_CANDIDATES = 200;
+
+/**
+ * Sections whose own heading is the entry of one of the names (`zip(*iterables)`,
+ * `class collections.defaultdict(…)`, `max_connections (integer)`), best first in the order
+ * the names are given. Ranking by words weighs a module named after a word (`zipfile`) above
+ * the entry of that word among many others (the built-in `zip()`), so a question naming an
+ * API asks for its entry this way too.
+ */
+export async function searchHeadings(db: Queryable, params: { organisationId: string; sources: string[]; names: string[]; limit: number }): Promise<SectionHit[]> {
+  const asked = [...new Set(params.names.map((name) => name.toLowerCase()))].filter((name) => /^[\p{L}_][\p{L}\p{N}_.]*(?:\(\))?$/u.test(name));
+  const names = asked.map((name) => name.replace(/\(\)$/, ''));
+  if (names.length === 0 || params.sources.length === 0) return [];
+  // An identifier is indexed whole (`~generate_series`); a plain word through each of the sources' configurations.
+  const rows = await db.query<SectionRow>(
+    `SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.title, s.path, t.text, 1 AS score
+       FROM search_sections s JOIN search_section_texts t ON t.id = s.id
+      WHERE s.organisation_id = $1 AND s.source_id = ANY($2::text[])
+        AND s.heading @@ ANY (ARRAY(
+              SELECT CASE WHEN name ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || name || '''')::tsquery ELSE plainto_tsquery(c.config::regconfig, name) END
+                FROM unnest($3::text[]) AS name,
+                     (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c))
+      LIMIT ${HEADED_CANDIDATES}`,
+    [params.organisationId, params.sources, names],
+  );
+  const rank = (row: SectionRow) => names.findIndex((name) => headingNames(row.path || row.title, name));
+  // Asked as a call (`zip()`), the entry with a parameter list comes before a heading of just the name.
+  const called = (row: SectionRow, at: number) => (asked[at]!.endsWith('()') && !/\(/.test(row.path.split(PATH_SEPARATOR).at(-1) ?? '') ? 1 : 0);
+  return rows
+    .map((row) => ({ row, at: rank(row) }))
+    .filter((entry) => entry.at !== -1)
+    .sort((a, b) => a.at - b.at || called(a.row, a.at) - called(b.row, b.at) || a.row.path.length - b.row.path.length)
+    .slice(0, params.limit)
+    .map((entry) => toHit(entry.row, { words: [], stems: [], prefixes: [], phrases: [] }));
+}
+
+/** Whether a heading path's last heading is the entry of `name`: the name, qualified or not, then its parameters or type. */
+function headingNames(path: string, name: string): boolean {
+  const heading = (path.split(PATH_SEPARATOR).at(-1) ?? '').trim().toLowerCase();
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escaped}\\s*(?:\\(.*\\)|\\[.*\\]|\\(\\w+\\))?$`).test(heading);
 }
 
 function toHit(row: SectionRow, terms: HighlightTerms): SectionHit {

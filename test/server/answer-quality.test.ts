@@ -210,6 +210,117 @@ const QUALITY_PAGES = [
       'with your own user name. This happens when nobody has invited you yet: ask an owner of the organisation for an invitation.',
     ].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/functions',
+    title: 'Payment functions',
+    content: [
+      '# Payment functions',
+      '',
+      'Table 4.1 lists the functions that work on payments.',
+      '',
+      '| Function | Description |',
+      '| --- | --- |',
+      '| `payment_total(month)` | Adds up every payment of a month, refunds subtracted. |',
+      '| `payment_open(month)` | Opens the payments of a month for writing. |',
+      '| `payment_age(month)` | Days since the payments of a month were settled, counted like `refund_age`. |',
+      '| `refund_age(month)` | Days since the last refund of a month. |',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/blend',
+    title: 'blend — Combining rolls',
+    content: [
+      '# blend — Combining rolls',
+      '',
+      'The blend module combines rolls. A blend keeps every row of the rolls it combines.',
+      '',
+      '## Blend options',
+      '',
+      'A blend can be sorted by month. A blend is written once.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/builtins',
+    title: 'Built-in functions',
+    content: [
+      '# Built-in functions',
+      '',
+      '## total(*amounts)',
+      '',
+      'Sums amounts of any currency.',
+      '',
+      '## blend(*rolls, strict=False)',
+      '',
+      'Walks several rolls side by side, producing rows with an entry from each one.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/server-settings',
+    title: 'Server settings',
+    content: [
+      '# Server settings',
+      '',
+      '## max_sessions (integer)',
+      '',
+      'Determines the maximum number of concurrent sessions of the dashboard. The default is 100.',
+      '',
+      '## Host limits',
+      '',
+      'To raise the number of open files the host allows, increase its limits: a host with many concurrent sessions may reach its maximum of open files.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/journal',
+    title: 'Journal',
+    content: [
+      '# Journal',
+      '',
+      'This chapter explains how the payment journal keeps every payment safe.',
+      '',
+      '## Introduction',
+      '',
+      'The payment journal is a file where every payment is written before the ledger changes, so a crash loses nothing.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/locking',
+    title: 'Locking',
+    content: [
+      '# Locking',
+      '',
+      '## Holding orders',
+      '',
+      'Acme provides a means for holding orders for reasons only your shop knows. These are called reservation locks, because Acme never enforces them.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/merging',
+    title: 'Merging reports',
+    content: [
+      '# Merging reports',
+      '',
+      'The merge command combines the reports of two months into one.',
+      '',
+      'Rows found in both months appear once in the merged report.',
+      '',
+      'With merge all, every row is kept, duplicates included.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/closing',
+    title: 'Closing a month',
+    content: [
+      '# Closing a month',
+      '',
+      'A month is closed once its payments are settled. Closing it may answer',
+      '',
+      '```',
+      'ERROR: cannot close ledger april because other payments depend on it',
+      '```',
+      '',
+      'Settle the payments first, or close the month with `--cascade`, which settles them for you.',
+    ].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -242,7 +353,8 @@ function citations(text: string): number[] {
 describe('grounding and the embedded answer', () => {
   test('a question is answered from the passage that answers it, and only that passage is cited, by its section', async () => {
     const { json } = await ask('How do I ask for a refund?');
-    assert.match(json.text, /^To ask for a refund, write to the billing desk at billing@acme\.test with your order number \[1\]\./);
+    // The sentence that answers, and the one after it in its paragraph, which finishes the point.
+    assert.match(json.text, /^To ask for a refund, write to the billing desk at billing@acme\.test with your order number\. Refunds reach your card within ten days \[1\]\./);
     assert.deepEqual(json.sources, [{ url: 'https://acme.test/docs/billing#refunds', title: 'Billing', section: 'Refunds', pageId: json.sources[0].pageId }]);
     assert.doesNotMatch(json.text, /©|Copyright|--refund-days|Invoices/, 'nothing from what does not answer');
   });
@@ -303,7 +415,7 @@ describe('grounding and the embedded answer', () => {
 
   test('"what is …?" is answered by the first sentence under the heading that names it, though it does not repeat the name', async () => {
     const { json } = await ask('What is a widget secret?');
-    assert.match(json.text, /^The token a page sends to prove it may use a widget \[1\]\./);
+    assert.match(json.text, /^The token a page sends to prove it may use a widget\. It is shown once, when the widget is created/);
     assert.equal(json.sources[0].url, 'https://acme.test/docs/glossary#widget-secret');
   });
 
@@ -339,6 +451,61 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('The dashboard says ERROR: account "bob" does not exist');
     assert.match(json.text, /^This happens when nobody has invited you yet: ask an owner of the organisation for an invitation \[1\]\./);
     assert.equal(json.sources[0].url, 'https://acme.test/docs/troubleshooting#signing-in-to-the-dashboard');
+  });
+
+  test("a table's row answers for what it names: a function and what it does", async () => {
+    const { json } = await ask('What does payment_total do?');
+    assert.match(json.text, /^`payment_total\(month\)`: Adds up every payment of a month, refunds subtracted \[1\]\./);
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/functions');
+  });
+
+  test('a bare name is answered by the row it heads, not by a row that mentions it', async () => {
+    const { json } = await ask('refund_age');
+    assert.match(json.text, /^`refund_age\(month\)`: Days since the last refund of a month \[1\]\./);
+  });
+
+  test('a call named in the question ("blend()") is answered by its entry, not by the module named after the word', async () => {
+    const { json } = await ask('What does blend() do?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/builtins#blendrolls-strictfalse');
+    assert.match(json.text, /Walks several rolls side by side, producing rows with an entry from each one/);
+  });
+
+  test('a setting is found by the words of its name: "maximum number of sessions" is `max_sessions`', async () => {
+    const { json } = await ask('How do I raise the maximum number of sessions?');
+    assert.match(json.sources[0].url, /server-settings#max_sessions/);
+    assert.match(json.text, /^`max_sessions`: Determines the maximum number of concurrent sessions of the dashboard/);
+  });
+
+  test('a sentence about the page ("This chapter explains …") is not the answer; the one about the topic is', async () => {
+    const { json } = await ask('What is the payment journal?');
+    assert.match(json.text, /^The payment journal is a file where every payment is written before the ledger changes/);
+  });
+
+  test('a sentence that leans on the one before it ("These are called …") is quoted after it', async () => {
+    const { json } = await ask('What are reservation locks?');
+    assert.match(json.text, /^Acme provides a means for holding orders for reasons only your shop knows\. These are called reservation locks/);
+  });
+
+  test('two words the question puts side by side ("merge all") find the sentence that says them so', async () => {
+    const { json } = await ask('How does merge all work?');
+    assert.match(json.text, /^With merge all, every row is kept, duplicates included \[1\]\./);
+  });
+
+  test('words that judge rather than name ("best", "easiest", "ok", "vs") are not asked of the answer', async () => {
+    const { json } = await ask('Best, easiest way to rotate the signing key, ok?');
+    assert.match(json.text, /^To rotate the signing key, open the widget settings/);
+  });
+
+  test('a version the visitor mentions is not required of the answer', async () => {
+    const { json } = await ask('How do I rotate the signing key in version 2.5.1?');
+    assert.ok(json.sources.length > 0, json.text);
+    assert.match(json.text, /To rotate the signing key/);
+  });
+
+  test("a pasted error with the visitor's own name unquoted in it is found where the page shows it with another", async () => {
+    const { json } = await ask('ERROR: cannot close ledger march because other payments depend on it');
+    assert.match(json.text, /^Settle the payments first, or close the month with `--cascade`/);
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/closing');
   });
 
   test('a refusal cites nothing and lists no sources, in the stream as in JSON', async () => {

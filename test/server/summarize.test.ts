@@ -15,7 +15,7 @@ describe('summarize', () => {
     assert.equal(response.status, 200);
     const { summarized, text, sources, sessionId } = response.json;
     assert.equal(summarized, true);
-    assert.match(text, /accent colour .*in the dashboard \[\d\]/);
+    assert.match(text, /accent colour .*in the dashboard\b.*\[\d\]/);
     assert.ok(sources.some((source: { url: string }) => source.url.split('#')[0] === 'https://acme.test/docs/colours'));
     assert.deepEqual(Object.keys(sources[0]).sort(), ['pageId', 'title', 'url']);
     assert.match(sessionId, /^s_/);
