@@ -96,6 +96,11 @@ function wordPairs(question: string): string[] {
 /** Words that ask rather than name. */
 const QUESTION_WORDS = new Set(['how', 'what', 'why', 'when', 'where', 'which', 'who', 'do', 'does', 'did', 'i', 'is', 'are', 'can', 'to', 'a', 'an', 'the', 'my', 'me', 'you', 'it', 'of', 'in', 'for', 'and', 'or', 'with', 'that', 'this', 'there']);
 
+/** How good, against the answering sentence, another sentence of its passage must be to be quoted with it. */
+const SUPPORTING_SHARE = 0.4;
+
+const isProse = (unit: Unit) => unit.passage.blocks[unit.block]!.kind === 'prose';
+
 /** A sentence about the page rather than its topic. */
 const SIGNPOST = /^(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b/i;
 /** The most items quoted as a passage's steps. */
@@ -190,7 +195,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     const code = /^`([^`]+)`/.exec(unit.text)?.[1]?.toLowerCase();
     return code !== undefined && named.some((name) => new RegExp(`^(?:[\\w.]*\\.)?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`).test(code));
   };
-  const best = (candidates: Unit[], wanted: string[]): Unit | undefined => {
+  const best = (candidates: Unit[], wanted: string[]): { unit: Unit; score: number } | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
     for (const unit of candidates) {
@@ -229,18 +234,26 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
         coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.5 * unit.passage.rank));
       if (!chosen || score > chosen.score) chosen = { unit, score };
     }
-    return chosen?.unit;
+    return chosen;
   };
 
-  const first = best(units, questionTerms);
-  if (!first) return refusal;
+  const answering = best(units, questionTerms);
+  if (!answering) return refusal;
+  const first = answering.unit;
   const asked = { terms: questionTerms, asksHow: HOW_ASKED.test(input.question) };
   const quoted = [quote(first, asked)];
+  // A later sentence of the passage often says the rest ("It can be enabled using `-X dev`"): quoted too when good enough.
+  const lead = quoted[0]!;
+  const supporting = best(
+    units.filter((unit) => unit.passage === first.passage && unit.position > first.position && unit.block !== first.block && isProse(unit) && !lead.lead.includes(unit.text)),
+    questionTerms,
+  );
+  if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score) lead.lead = `${lead.lead} ${supporting.unit.text}`;
   // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
   const parts = questionParts(input.question).map((part) => terms(part));
   const unanswered = parts.length > 1 ? parts.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
   if (unanswered.length > 0) {
-    const second = best(units.filter((unit) => unit.passage !== first.passage), unanswered);
+    const second = best(units.filter((unit) => unit.passage !== first.passage), unanswered)?.unit;
     if (second && weightOf(unanswered, (term) => second.terms.has(term) || second.passage.headingTerms.has(term)) >= MIN_PART_COVERAGE) {
       quoted.push(quote(second, asked));
       // Answered in the order the question asks.

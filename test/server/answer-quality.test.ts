@@ -321,6 +321,19 @@ const QUALITY_PAGES = [
       'Settle the payments first, or close the month with `--cascade`, which settles them for you.',
     ].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/safe-mode',
+    title: 'Safe mode',
+    content: [
+      '# Safe mode',
+      '',
+      'Safe mode adds checks that are too slow for busy shops.',
+      '',
+      'The checks cover the ledger, the journal and the payments. Each check logs what it finds.',
+      '',
+      'It can be enabled with the `--checks` flag of the server.',
+    ].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -431,7 +444,7 @@ describe('grounding and the embedded answer', () => {
 
   test('"how do I …?" shows the passage\'s example even when it is not next to the sentence that answers', async () => {
     const { json } = await ask('How do I export reports?');
-    assert.match(json.text, /^`?Reports are exported by `acme\.export_reports`, once per month \[1\]\./);
+    assert.match(json.text, /^`?Reports are exported by `acme\.export_reports`, once per month\./);
     assert.ok(json.text.includes('```python\nacme.export_reports(month=3)\n```'), json.text);
   });
 
@@ -494,6 +507,11 @@ describe('grounding and the embedded answer', () => {
   test('words that judge rather than name ("best", "easiest", "ok", "vs") are not asked of the answer', async () => {
     const { json } = await ask('Best, easiest way to rotate the signing key, ok?');
     assert.match(json.text, /^To rotate the signing key, open the widget settings/);
+  });
+
+  test("the passage's next best sentence is quoted with the one that answers, when it says the rest", async () => {
+    const { json } = await ask('How do I turn on safe mode?');
+    assert.match(json.text, /^Safe mode adds checks that are too slow for busy shops\. It can be enabled with the `--checks` flag of the server \[1\]\./);
   });
 
   test('a version the visitor mentions is not required of the answer', async () => {
