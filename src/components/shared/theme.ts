@@ -134,12 +134,6 @@ export const markdownStyles = css`
   .markdown {
     overflow-wrap: anywhere;
   }
-  /* As a long answer grows, its blocks out of view are not laid out or painted again. */
-  .markdown > * {
-    content-visibility: auto;
-    contain-intrinsic-size: auto 1.5em;
-    overflow-clip-margin: 4px;
-  }
   .markdown > :first-child {
     margin-top: 0;
   }
