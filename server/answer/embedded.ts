@@ -1,8 +1,10 @@
 /**
  * The embedded answer engine: no network and no model. It answers the way a careful writer
- * quotes documentation: the one sentence of the retrieved passages that answers the
- * question best (scored by the question's words it shares, rarer words weighing more, its
- * headings helping, earlier and denser sentences preferred), cited with its number; then
+ * quotes documentation: the sentence (or table row) of the retrieved passages that answers
+ * the question best (scored by the question's words it shares, rarer words weighing more,
+ * its headings helping, earlier and denser sentences preferred), in its context (the
+ * sentence it leans on, the rest of its point, one more good sentence of the passage),
+ * cited with its number; then
  * that passage's code example, verbatim as the page has it in a fenced block with its
  * language, or else its steps; then, when the question has two parts and the first passage
  * answers only one, the same from one more passage. Inline code keeps its backticks.
@@ -248,7 +250,10 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     units.filter((unit) => unit.passage === first.passage && unit.position > first.position && unit.block !== first.block && isProse(unit) && !lead.lead.includes(unit.text)),
     questionTerms,
   );
-  if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score) lead.lead = `${lead.lead} ${supporting.unit.text}`;
+  if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score) {
+    lead.lead = `${lead.lead} ${supporting.unit.text}`;
+    for (const term of supporting.unit.terms) lead.terms.add(term);
+  }
   // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
   const parts = questionParts(input.question).map((part) => terms(part));
   const unanswered = parts.length > 1 ? parts.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
