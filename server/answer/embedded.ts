@@ -103,8 +103,12 @@ const SUPPORTING_SHARE = 0.4;
 
 const isProse = (unit: Unit) => unit.passage.blocks[unit.block]!.kind === 'prose';
 
-/** A sentence about the page rather than its topic. */
-const SIGNPOST = /^(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b/i;
+/** A sentence about the page rather than its topic, or one that sends the reader elsewhere. */
+const SIGNPOST =
+  /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b)/i;
+
+/** A sentence that ends as a statement does (not with a colon, nor cut off before an example). */
+const ENDS_SENTENCE = /[.!?。！？]["”’')\]]?$/;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
@@ -250,7 +254,8 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     units.filter((unit) => unit.passage === first.passage && unit.position > first.position && unit.block !== first.block && isProse(unit) && !lead.lead.includes(unit.text)),
     questionTerms,
   );
-  if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score) {
+  // Not after a lead that announces the example ("The syntax is", "defined like this:"), which must come next.
+  if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && ENDS_SENTENCE.test(lead.lead)) {
     lead.lead = `${lead.lead} ${supporting.unit.text}`;
     for (const term of supporting.unit.terms) lead.terms.add(term);
   }
@@ -333,11 +338,13 @@ const LEANS_BACK = /^(?:these|this|those|that|they|it|its|such|there|here|then|h
 function inContext(lead: string, paragraph: string[]): string {
   const at = paragraph.indexOf(lead);
   if (at === -1) return lead;
+  // A sentence that announces what follows ("as follows:") is followed by that, not by more sentences.
+  const announces = !ENDS_SENTENCE.test(lead);
   // Not after the end of a sentence an example interrupted ("with your own user name."), which leans back itself.
   const previous = paragraph[at - 1];
   let text = previous && LEANS_BACK.test(lead) && !/^\p{Ll}/u.test(previous) ? `${previous} ${lead}` : lead;
   let count = wordCount(text);
-  for (const next of paragraph.slice(at + 1)) {
+  for (const next of announces ? [] : paragraph.slice(at + 1)) {
     const countBefore = count;
     count += wordCount(next);
     // A short lead ("The major practical difference is one of efficiency.") is followed by what it announces.

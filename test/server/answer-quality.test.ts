@@ -334,6 +334,29 @@ const QUALITY_PAGES = [
       'It can be enabled with the `--checks` flag of the server.',
     ].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/vouchers',
+    title: 'Vouchers',
+    content: [
+      '# Vouchers',
+      '',
+      '## Defining vouchers',
+      '',
+      'Vouchers are defined like this:',
+      '',
+      '```python',
+      'voucher = acme.Voucher(amount=10)',
+      '```',
+      '',
+      'Every voucher expires after a year, whatever its amount.',
+      '',
+      '## Gift cards',
+      '',
+      'For more information on gift cards, see the billing page.',
+      '',
+      'A gift card pays for any order until its balance is spent.',
+    ].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -514,6 +537,16 @@ describe('grounding and the embedded answer', () => {
   test("the passage's next best sentence is quoted with the one that answers, when it says the rest", async () => {
     const { json } = await ask('How do I turn on safe mode?');
     assert.match(json.text, /^Safe mode adds checks that are too slow for busy shops\. It can be enabled with the `--checks` flag of the server \[1\]\./);
+  });
+
+  test('a sentence that announces the example is followed by the example, not by another sentence', async () => {
+    const { json } = await ask('How are vouchers defined?');
+    assert.ok(json.text.startsWith('Vouchers are defined like this [1]:\n\n```python\nvoucher = acme.Voucher(amount=10)\n```'), json.text);
+  });
+
+  test('a sentence that sends the reader elsewhere ("For more information, see …") is not the answer', async () => {
+    const { json } = await ask('What is a gift card?');
+    assert.match(json.text, /^A gift card pays for any order until its balance is spent/);
   });
 
   test('a version the visitor mentions is not required of the answer', async () => {
