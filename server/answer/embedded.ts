@@ -13,6 +13,7 @@
  * language, instead of guessing.
  */
 import { plainInline } from '../content/markdown.js';
+import { escapeRegExp } from '../search/snippet.js';
 import { DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
@@ -135,6 +136,8 @@ interface Unit {
   /** As written, inline code in backticks. */
   text: string;
   terms: Set<string>;
+  /** Its words as read, lowercased, one space between and around them (for finding word pairs). */
+  spoken: string;
   passage: Passage;
   /** The block it comes from. */
   block: number;
@@ -192,14 +195,13 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const pairs = wordPairs(input.question);
   const pairShare = (unit: Unit) => {
     if (pairs.length === 0) return 0;
-    const text = ` ${words(plainInline(unit.text)).join(' ')} `;
-    return pairs.filter((pair) => text.includes(` ${pair} `)).length / pairs.length;
+    return pairs.filter((pair) => unit.spoken.includes(` ${pair} `)).length / pairs.length;
   };
   // A table row that starts with the name asked about, as code ("`unnest` ( `anyarray` ) → …"), is its entry.
-  const named = namedApis(input.question).map((name) => name.replace(/\(\)$/, ''));
+  const named = namedApis(input.question).map((name) => new RegExp(`^(?:[\\w.]*\\.)?${escapeRegExp(name.replace(/\(\)$/, ''))}(?![\\w.])`));
   const entryOfNamed = (unit: Unit) => {
     const code = /^`([^`]+)`/.exec(unit.text)?.[1]?.toLowerCase();
-    return code !== undefined && named.some((name) => new RegExp(`^(?:[\\w.]*\\.)?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`).test(code));
+    return code !== undefined && named.some((name) => name.test(code));
   };
   const best = (candidates: Unit[], wanted: string[]): { unit: Unit; score: number } | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
@@ -483,7 +485,8 @@ function unitsOf(passage: Passage): Unit[] {
       if (count < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
       // A short line that ends no sentence ("Source code: Lib/json/__init__.py") is a label, not an answer.
       if (block.kind === 'prose' && count < 8 && !/[.!?:。！？：]$/.test(text)) continue;
-      units.push({ text, terms: new Set(terms(plainInline(text))), passage, block: index, position: units.length, words: count });
+      const plain = plainInline(text);
+      units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, words: count });
     }
   });
   return units;

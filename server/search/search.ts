@@ -32,7 +32,7 @@ import type { Queryable } from '../store/db.js';
 import { IDENTIFIER_MARK, textSearchConfig } from './language.js';
 import { PATH_SEPARATOR } from './sections.js';
 import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
-import { buildSnippet, type HighlightTerms } from './snippet.js';
+import { buildSnippet, escapeRegExp, type HighlightTerms } from './snippet.js';
 
 export interface SearchParams {
   organisationId: string;
@@ -175,9 +175,13 @@ export async function searchHeadings(db: Queryable, params: { organisationId: st
       LIMIT ${HEADED_CANDIDATES}`,
     [params.organisationId, params.sources, names],
   );
-  const rank = (row: SectionRow) => names.findIndex((name) => headingNames(row.path || row.title, name));
+  const entries = names.map(entryHeading);
+  const rank = (row: SectionRow) => {
+    const heading = ownHeadingOf(row.path || row.title).toLowerCase();
+    return entries.findIndex((entry) => entry.test(heading));
+  };
   // Asked as a call (`zip()`), the entry with a parameter list comes before a heading of just the name.
-  const called = (row: SectionRow, at: number) => (asked[at]!.endsWith('()') && !/\(/.test(row.path.split(PATH_SEPARATOR).at(-1) ?? '') ? 1 : 0);
+  const called = (row: SectionRow, at: number) => (asked[at]!.endsWith('()') && !ownHeadingOf(row.path).includes('(') ? 1 : 0);
   return rows
     .map((row) => ({ row, at: rank(row) }))
     .filter((entry) => entry.at !== -1)
@@ -186,11 +190,14 @@ export async function searchHeadings(db: Queryable, params: { organisationId: st
     .map((entry) => toHit(entry.row, { words: [], stems: [], prefixes: [], phrases: [] }));
 }
 
-/** Whether a heading path's last heading is the entry of `name`: the name, qualified or not, then its parameters or type. */
-function headingNames(path: string, name: string): boolean {
-  const heading = (path.split(PATH_SEPARATOR).at(-1) ?? '').trim().toLowerCase();
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escaped}\\s*(?:\\(.*\\)|\\[.*\\]|\\(\\w+\\))?$`).test(heading);
+/** The last heading of a heading path, trimmed. */
+const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
+
+/** A lowercased heading that is the entry of `name`: the name, qualified or not, then its parameters or type. */
+function entryHeading(name: string): RegExp {
+  return new RegExp(
+    `^(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escapeRegExp(name)}\\s*(?:\\(.*\\)|\\[.*\\])?$`,
+  );
 }
 
 function toHit(row: SectionRow, terms: HighlightTerms): SectionHit {

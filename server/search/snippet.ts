@@ -42,7 +42,8 @@ function isAsciiLetterOrDigit(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 }
 
-function escapeRegExp(text: string): string {
+/** `text` matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
