@@ -17,7 +17,8 @@ const STOP_WORDS = new Set(
   cant cannot wont please tell explain know want need use using used way ways thing things something anything one
   able like make made hi hello thanks thank happen happens happened happening work works mean means possible
   exactly actually really still anyone someone somebody question vs versus
-  ok okay easiest easy best simplest correct proper properly recommended good useful purpose pick prefer`
+  ok okay easiest easy best simplest correct proper properly recommended good useful purpose pick prefer
+  another many much every better`
     .split(/\s+/)
     .filter(Boolean),
 );

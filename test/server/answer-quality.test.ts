@@ -527,11 +527,13 @@ describe('grounding and the embedded answer', () => {
     assert.match(json.text, /^With merge all, every row is kept, duplicates included \[1\]\./);
   });
 
-  test('words that judge rather than name ("best", "easiest", "ok", "good", "pick") are not asked of the answer', async () => {
+  test('words that judge or count rather than name ("best", "easiest", "ok", "good", "pick", "another", "much") are not asked of the answer', async () => {
     const { json } = await ask('Best, easiest way to rotate the signing key, ok?');
     assert.match(json.text, /^To rotate the signing key, open the widget settings/);
     const asked = await ask('What is a good, useful way to rotate the signing key? Which would you pick?');
     assert.match(asked.json.text, /^To rotate the signing key, open the widget settings/);
+    const other = await ask('Is there another, much better way to rotate every signing key?');
+    assert.match(other.json.text, /^To rotate the signing key, open the widget settings/);
   });
 
   test("the passage's next best sentence is quoted with the one that answers, when it says the rest", async () => {
