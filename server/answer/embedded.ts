@@ -248,7 +248,23 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const answering = best(units, questionTerms);
   if (!answering) return refusal;
   const first = answering.unit;
-  const asked = { terms: questionTerms, asksHow: HOW_ASKED.test(input.question) };
+  // A passage headed by what is asked opens by saying what that is ("Transform a method into a class
+  // method"): its opening sentences go before a later one that answers, when they are short.
+  const openingOf = (unit: Unit): string | undefined => {
+    const opening = units.find((other) => other.passage === unit.passage && other.position === 0);
+    if (!opening || opening.block === unit.block || !isProse(opening) || opening.words > OPENING_WORDS || SIGNPOST.test(opening.text)) return undefined;
+    if (weightOf(questionTerms, (term) => unit.passage.ownHeadingTerms.has(term)) < OPENING_ABOUT) return undefined;
+    // With the sentences after it in the opening paragraphs (up to the first list or example), as far as they fit.
+    let text = opening.text;
+    const end = unit.passage.blocks.findIndex((block) => block.kind !== 'prose');
+    for (const next of units.filter((other) => other.passage === unit.passage && other.position > 0)) {
+      // Not a sentence announcing the example ("use this idiom:"), which is not quoted here.
+      if (next === unit || (end !== -1 && next.block >= end) || wordCount(text) + next.words > OPENING_WORDS || !ENDS_SENTENCE.test(next.text)) break;
+      text = `${text} ${next.text}`;
+    }
+    return ENDS_SENTENCE.test(text) ? text : undefined;
+  };
+  const asked = { terms: questionTerms, asksHow: HOW_ASKED.test(input.question), openingOf };
   const quoted = [quote(first, asked)];
   // A later sentence of the passage often says the rest ("It can be enabled using `-X dev`"): quoted too when good enough.
   const lead = quoted[0]!;
@@ -294,7 +310,12 @@ interface Quote {
   terms: Set<string>;
 }
 
-function quote(unit: Unit, question: { terms: string[]; asksHow: boolean }): Quote {
+/** The most words of a passage's opening put before the sentence that answers. */
+const OPENING_WORDS = 40;
+/** Share of the question's terms (rarer ones weighing more) the passage's own heading must name for its opening to go first. */
+const OPENING_ABOUT = 0.25;
+
+function quote(unit: Unit, question: { terms: string[]; asksHow: boolean; openingOf: (unit: Unit) => string | undefined }): Quote {
   const { passage } = unit;
   const blocks = passage.blocks;
   const block = blocks[unit.block]!;
@@ -319,6 +340,8 @@ function quote(unit: Unit, question: { terms: string[]; asksHow: boolean }): Quo
       else if (question.asksHow) example = bestExample(blocks, question.terms);
     }
   }
+  const opening = question.openingOf(unit);
+  if (opening && !lead.includes(opening)) lead = `${opening} ${lead}`;
   // An API entry's sentence ("Deserialize s to a Python object") says what the entry does, not its name: the name goes first.
   const name = apiName(passage.section);
   if (name && !lead.includes(name)) lead = `\`${name}\`: ${lead}`;
@@ -494,7 +517,8 @@ function unitsOf(passage: Passage): Unit[] {
 
 /** `Install it.` → `Install it [1].`; a marker goes inside the final punctuation. */
 function cite(sentence: string, citation: number): string {
-  const match = /([.!?:。！？：]+)$/.exec(sentence);
+  // Before the sentence's closing mark; only before the colon of "e.g.:", whose period is the abbreviation's.
+  const match = /([:：]|[.!?。！？]+)$/.exec(sentence);
   return match ? `${sentence.slice(0, -match[1]!.length)} [${citation}]${match[1]}` : `${sentence} [${citation}]`;
 }
 

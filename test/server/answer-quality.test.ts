@@ -357,6 +357,33 @@ const QUALITY_PAGES = [
       'A gift card pays for any order until its balance is spent.',
     ].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/trial',
+    title: 'Trials',
+    content: [
+      '# Trials',
+      '',
+      '## Trial period',
+      '',
+      'The trial period is the time a new storefront may sell without paying.',
+      '',
+      'It starts on the day the storefront opens.',
+      '',
+      '```toml',
+      'trial_days = 30',
+      '```',
+      '',
+      'Each storefront can set its own period with `trial_days`, in days.',
+      '',
+      '## Coupons',
+      '',
+      'Coupons are listed under the storefront, e.g.:',
+      '',
+      '```text',
+      'SPRING24  10%',
+      '```',
+    ].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -462,7 +489,7 @@ describe('grounding and the embedded answer', () => {
 
   test('"turn on" asks what the page calls "enable"', async () => {
     const { json } = await ask('How do I turn on debug output?');
-    assert.match(json.text, /^Debug output can be enabled with the `--debug` option of the server \[1\]\./);
+    assert.match(json.text, /^The debug output of a widget lists every request it sends\. Debug output can be enabled with the `--debug` option of the server \[1\]\./);
   });
 
   test('"how do I …?" shows the passage\'s example even when it is not next to the sentence that answers', async () => {
@@ -524,7 +551,7 @@ describe('grounding and the embedded answer', () => {
 
   test('two words the question puts side by side ("merge all") find the sentence that says them so', async () => {
     const { json } = await ask('How does merge all work?');
-    assert.match(json.text, /^With merge all, every row is kept, duplicates included \[1\]\./);
+    assert.match(json.text, /^The merge command combines the reports of two months into one\. Rows found in both months appear once in the merged report\. With merge all, every row is kept, duplicates included \[1\]\./);
   });
 
   test('words that judge or count rather than name ("best", "easiest", "ok", "good", "pick", "another", "much") are not asked of the answer', async () => {
@@ -544,6 +571,16 @@ describe('grounding and the embedded answer', () => {
   test('a sentence that announces the example is followed by the example, not by another sentence', async () => {
     const { json } = await ask('How are vouchers defined?');
     assert.ok(json.text.startsWith('Vouchers are defined like this [1]:\n\n```python\nvoucher = acme.Voucher(amount=10)\n```'), json.text);
+  });
+
+  test('a later sentence of a passage headed by what is asked comes after the passage’s opening, which says what it is', async () => {
+    const { json } = await ask('Can each storefront set its own trial period?');
+    assert.match(json.text, /^The trial period is the time a new storefront may sell without paying\. It starts on the day the storefront opens\. Each storefront can set its own period with `trial_days`, in days \[1\]\./);
+  });
+
+  test('the citation of a sentence ending in "e.g.:" goes before the colon, after the abbreviation', async () => {
+    const { json } = await ask('Where are coupons listed?');
+    assert.match(json.text, /^Coupons are listed under the storefront, e\.g\. \[1\]:\n\n```text\nSPRING24  10%\n```/);
   });
 
   test('a sentence that sends the reader elsewhere ("For more information, see …") is not the answer', async () => {
