@@ -6,11 +6,13 @@
  * (follow-ups like "and on Windows?") and the title of the page the visitor is on, and the
  * ranked lists are fused (reciprocal rank fusion); when the question alone finds little,
  * its content words are asked one by one too. The candidates are then re-ranked: the share
- * of the question's terms (rarer ones weighing more) a section's heading and text hold
- * first, its heading holding them next, then the engine's ranking, the conversation's terms
- * and the page being read; a section whose heading names something the visitor did not
- * ask about ("Windows" when nobody said Windows) ranks lower, and sections sharing no term
- * with the question or the conversation are dropped.
+ * of the question's terms (rarer ones weighing more) a section's heading and text hold, and
+ * one of its sentences holds, first; its heading and its page's title holding them next, then
+ * the engine's ranking, the conversation's terms and the page being read; the entry of a call
+ * the question names ("What does zip() do?") above a page named after the word; a section
+ * whose heading names something the visitor did not ask about ("Windows" when nobody said
+ * Windows) ranks lower, and sections sharing no term with the question or the conversation
+ * are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchHeadings, searchSections, type SectionHit } from '../search/search.js';
@@ -118,6 +120,8 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   // unless the question names an identifier itself ("What does itertools.groupby do?").
   const asksDefinition = DEFINITION_ASKED.test(input.question);
   const namesIdentifier = named.length > 0;
+  // A call ("What does zip() do?") names its entry more surely than a bare identifier in passing ("a dump made with pg_dump").
+  const namesCall = named.some((name) => name.endsWith('()'));
   // Release notes tell what changed, not how things work: they answer only a question about versions.
   const asksAboutChanges = CHANGES_ASKED.test(input.question);
   const entries = [...candidates.values()].map((entry) => ({
@@ -157,13 +161,13 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
       const narrowEntry = asksDefinition && !namesIdentifier && isApiHeading(ownHeadingText);
       // The entry of the API the question names is what it asks about; the first of them most.
       const namedIndex = entriesNamed.findIndex((entry) => entry.id === hit.id);
-      const namedEntry = namedIndex === -1 ? 0 : namedIndex === 0 ? 0.5 : 0.2;
+      const namedEntry = namedIndex === -1 ? 0 : namedIndex > 0 ? 0.2 : namesCall ? 1.2 : 0.5;
       const score =
         coverage +
         0.6 * headingCoverage +
-        0.3 * titleCoverage +
-        0.6 * sentenceCoverage +
-        fused / bestFused +
+        0.7 * titleCoverage +
+        sentenceCoverage +
+        (0.6 * fused) / bestFused +
         0.3 * followUp +
         (onThisPage ? 0.25 : 0) +
         (showsHow ? 0.2 : 0) +
