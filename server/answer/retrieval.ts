@@ -171,7 +171,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
         0.3 * followUp +
         (onThisPage ? 0.25 : 0) +
         (showsHow ? 0.2 : 0) +
-        0.4 * defines +
+        0.8 * defines +
         namedEntry -
         0.3 * offTopic -
         (narrowEntry ? 0.4 : 0) -

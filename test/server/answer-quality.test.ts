@@ -358,6 +358,22 @@ const QUALITY_PAGES = [
     ].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/books',
+    title: 'Books',
+    content: [
+      '# Books',
+      '',
+      '## Nested tallies',
+      '',
+      'A tally can hold other tallies. A nested tally is a tally inside a tally: each tally of it is closed with the tally that holds it, and a tally nested twice is closed with both.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/accounts',
+    title: 'Accounts',
+    content: ['# Accounts', '', '## Tallies', '', 'Tallies count the visits of an account, in the order they were made.'].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/trial',
     title: 'Trials',
     content: [
@@ -576,6 +592,12 @@ describe('grounding and the embedded answer', () => {
   test('a later sentence of a passage headed by what is asked comes after the passage’s opening, which says what it is', async () => {
     const { json } = await ask('Can each storefront set its own trial period?');
     assert.match(json.text, /^The trial period is the time a new storefront may sell without paying\. It starts on the day the storefront opens\. Each storefront can set its own period with `trial_days`, in days \[1\]\./);
+  });
+
+  test('"What is a tally?" is answered under the heading that names just that ("Tallies"), not one that narrows it ("Nested tallies")', async () => {
+    const { json } = await ask('What is a tally?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/accounts#tallies');
+    assert.match(json.text, /^Tallies count the visits of an account, in the order they were made \[1\]\./);
   });
 
   test('the citation of a sentence ending in "e.g.:" goes before the colon, after the abbreviation', async () => {
