@@ -100,6 +100,10 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   const contentWords = content.split(/\s+/).filter(Boolean);
   if (contentWords.length >= 3 && contentWords.length <= MAX_LEAVE_ONE_OUT)
     for (const left of contentWords) await ask({ text: contentWords.filter((word) => word !== left).join(' '), weight: 0.5, limit: PER_QUERY });
+  // Two neighbouring words ("add column") name a topic a heading may hold without the question's other words.
+  // The engine ranks first the sections whose headings hold every word, so "add column table" alone can miss "Adding a Column".
+  if (contentWords.length >= 3 && contentWords.length <= MAX_LEAVE_ONE_OUT)
+    for (let index = 0; index + 1 < contentWords.length; index++) await ask({ text: `${contentWords[index]} ${contentWords[index + 1]}`, weight: 0.3, limit: PER_QUERY / 2 });
   // A question whose words are found together nowhere is asked word by word.
   if (candidates.size < PER_QUERY) for (const word of keywords(input.question, 5)) await ask({ text: word, weight: 0.3, limit: PER_QUERY / 2 });
   // The page may say "directory" where the visitor says "folder".

@@ -70,8 +70,8 @@ export function stem(word: string): string {
       break;
     }
   }
-  // "stopped" → "stopp" → "stop", so it meets "stop".
-  if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  // "stopped" → "stopp" → "stop", so it meets "stop"; but "adding" → "add" stays "add", as "add" does.
+  if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
   return w;
 }
 

@@ -374,6 +374,16 @@ const QUALITY_PAGES = [
     content: ['# Accounts', '', '## Tallies', '', 'Tallies count the visits of an account, in the order they were made.'].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/shelves',
+    title: 'Shelves',
+    content: ['# Shelves', '', '## Adding a shelf', '', 'Open the storefront editor and choose New shelf.'].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/staff',
+    title: 'Staff',
+    content: ['# Staff', '', '## Staff notes', '', 'Staff add notes to the shelves of a storefront.'].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/trial',
     title: 'Trials',
     content: [
@@ -598,6 +608,12 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('What is a tally?');
     assert.equal(json.sources[0].url, 'https://acme.test/docs/accounts#tallies');
     assert.match(json.text, /^Tallies count the visits of an account, in the order they were made \[1\]\./);
+  });
+
+  test('"How do I add a shelf?" finds the section headed "Adding a shelf": "adding" and "add" are one word', async () => {
+    const { json } = await ask('How do I add a shelf?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/shelves#adding-a-shelf');
+    assert.match(json.text, /^Open the storefront editor and choose New shelf \[1\]\./);
   });
 
   test('the citation of a sentence ending in "e.g.:" goes before the colon, after the abbreviation', async () => {
