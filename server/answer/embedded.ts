@@ -254,12 +254,13 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     const opening = units.find((other) => other.passage === unit.passage && other.position === 0);
     if (!opening || opening.block === unit.block || !isProse(opening) || opening.words > OPENING_WORDS || SIGNPOST.test(opening.text)) return undefined;
     if (weightOf(questionTerms, (term) => unit.passage.ownHeadingTerms.has(term)) < OPENING_ABOUT) return undefined;
-    // With the sentences after it in the opening paragraphs (up to the first list or example), as far as they fit.
+    // With the sentences after it in the opening paragraphs (up to the first list or example, and
+    // before the answering sentence's own paragraph, which is quoted in context), as far as they fit.
     let text = opening.text;
     const end = unit.passage.blocks.findIndex((block) => block.kind !== 'prose');
     for (const next of units.filter((other) => other.passage === unit.passage && other.position > 0)) {
       // Not a sentence announcing the example ("use this idiom:"), which is not quoted here.
-      if (next === unit || (end !== -1 && next.block >= end) || wordCount(text) + next.words > OPENING_WORDS || !ENDS_SENTENCE.test(next.text)) break;
+      if (next.block >= unit.block || (end !== -1 && next.block >= end) || wordCount(text) + next.words > OPENING_WORDS || !ENDS_SENTENCE.test(next.text)) break;
       text = `${text} ${next.text}`;
     }
     return ENDS_SENTENCE.test(text) ? text : undefined;

@@ -384,6 +384,11 @@ const QUALITY_PAGES = [
     content: ['# Staff', '', '## Staff notes', '', 'Staff add notes to the shelves of a storefront.'].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/badges',
+    title: 'Loyalty',
+    content: ['# Loyalty', '', '## Badge stacks', '', 'Badge stacks group the badges of one customer.', '', 'Stacks grow with every order. These stacks are capped at five badges per order.'].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/trial',
     title: 'Trials',
     content: [
@@ -614,6 +619,11 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('How do I add a shelf?');
     assert.equal(json.sources[0].url, 'https://acme.test/docs/shelves#adding-a-shelf');
     assert.match(json.text, /^Open the storefront editor and choose New shelf \[1\]\./);
+  });
+
+  test('the opening goes before the paragraph of the answering sentence, which is not quoted twice', async () => {
+    const { json } = await ask('Are badge stacks capped per order?');
+    assert.match(json.text, /^Badge stacks group the badges of one customer\. Stacks grow with every order\. These stacks are capped at five badges per order \[1\]\./);
   });
 
   test('the citation of a sentence ending in "e.g.:" goes before the colon, after the abbreviation', async () => {
