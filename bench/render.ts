@@ -309,8 +309,8 @@ export async function runRenderBench(log: (line: string) => void = console.log):
           goal: 'flat (≤ 1.5× the first)',
           met: flatness <= 1.5,
         },
-        { what: 'sending: the click’s task, before the answer', value: widget.sendTask === undefined ? 'n/a' : ms(widget.sendTask, 2), baseline: 'n/a' },
         { what: 'last ÷ first thousand', value: `${flatness.toFixed(2)}×`, baseline: or(baseline, (run) => `${(run.lastThousandPerToken / run.firstThousandPerToken).toFixed(2)}×`) },
+        { what: 'sending: the click’s task, before the answer', value: widget.sendTask === undefined ? 'n/a' : ms(widget.sendTask, 2), baseline: 'n/a' },
       );
     }
     for (const [mode, run] of runs) section.details.push(`${mode}: answer streamed over ${run.streamSeconds.toFixed(1)} s (${(run.tokens / run.streamSeconds).toFixed(0)} tokens/s as rendered)`);

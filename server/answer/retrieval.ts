@@ -98,12 +98,12 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   // A visitor's own verbs ("raise", "stop", "turn") are often not the page's: the question is
   // asked again without each of its words, so a section holding all but one is still a candidate.
   const contentWords = content.split(/\s+/).filter(Boolean);
-  if (contentWords.length >= 3 && contentWords.length <= MAX_LEAVE_ONE_OUT)
+  if (contentWords.length >= 3 && contentWords.length <= MAX_LEAVE_ONE_OUT) {
     for (const left of contentWords) await ask({ text: contentWords.filter((word) => word !== left).join(' '), weight: 0.5, limit: PER_QUERY });
-  // Two neighbouring words ("add column") name a topic a heading may hold without the question's other words.
-  // The engine ranks first the sections whose headings hold every word, so "add column table" alone can miss "Adding a Column".
-  if (contentWords.length >= 3 && contentWords.length <= MAX_LEAVE_ONE_OUT)
+    // Two neighbouring words ("add column") name a topic a heading may hold without the question's other words.
+    // The engine ranks first the sections whose headings hold every word, so "add column table" alone can miss "Adding a Column".
     for (let index = 0; index + 1 < contentWords.length; index++) await ask({ text: `${contentWords[index]} ${contentWords[index + 1]}`, weight: 0.3, limit: PER_QUERY / 2 });
+  }
   // A question whose words are found together nowhere is asked word by word.
   if (candidates.size < PER_QUERY) for (const word of keywords(input.question, 5)) await ask({ text: word, weight: 0.3, limit: PER_QUERY / 2 });
   // The page may say "directory" where the visitor says "folder".
