@@ -387,10 +387,17 @@ const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
  * `shared_buffers (integer)`) or its page is named after a module (`timeit — Measure execution
  * time of small code snippets`).
  */
+/** The longest signature shown with its parameters; a longer one is named alone. */
+const SIGNATURE_CHARACTERS = 60;
+
 function apiName(section: GroundingSection): string | undefined {
   const heading = section.section ? ownHeading(section.section, { withParameters: true }) : section.title;
-  const entry = /^((?:class |exception )?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\s*(?:\(.*\)|\[.*\])?\s*$/.exec(heading.trim());
-  if (entry && /[._(]/.test(heading)) return entry[1]!.replace(/^(?:class|exception) /, '');
+  const entry = /^((?:class |exception )?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(\s*(?:\(.*\)|\[.*\]))?\s*$/.exec(heading.trim());
+  if (entry && /[._(]/.test(heading)) {
+    const name = entry[1]!.replace(/^(?:class|exception) /, '');
+    const parameters = entry[2]?.trim();
+    return parameters && parameters !== '(…)' && name.length + parameters.length <= SIGNATURE_CHARACTERS ? `${name}${entry[2]}` : name;
+  }
   return /^([a-z_][\w.]*) — /.exec(heading.trim())?.[1];
 }
 
@@ -426,6 +433,8 @@ function readPassage(section: GroundingSection, rank: number): Passage {
   let paragraph: string[] = [];
   let lists = 0;
   let list: { number: number; ordered: boolean } | undefined;
+  /** The header cells of the table being read. */
+  let header: string[] | undefined;
   const flush = () => {
     if (paragraph.length > 0) blocks.push({ kind: 'prose', text: paragraph.join(' ') });
     paragraph = [];
@@ -450,7 +459,8 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       continue;
     }
     const trimmed = line.trim();
-    const row = tableRow(trimmed, lines[index + 1]);
+    if (isTableRule(lines[index + 1])) header = tableCells(trimmed);
+    const row = tableRow(trimmed, lines[index + 1], header);
     if (row !== undefined) {
       // A table's row (a function and what it does, a setting and its meaning) answers like a paragraph.
       flush();
@@ -458,6 +468,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       if (row) blocks.push({ kind: 'prose', text: row });
       continue;
     }
+    header = undefined;
     if (trimmed === '' || /^(#{1,6}\s|\||-{3,}$|\*{3,}$|_{3,}$|<)/.test(trimmed)) {
       flush();
       if (trimmed !== '' || !/^(\s*)([-*+]|\d+[.)])\s/.test(lines[index + 1] ?? '')) list = undefined;
@@ -486,16 +497,31 @@ function readPassage(section: GroundingSection, rank: number): Passage {
   return { section, rank, blocks, headingTerms, ownHeadingTerms, allTerms: new Set([...headingTerms, ...terms(plainInline(section.markdown || section.text))]) };
 }
 
+const isTableRule = (line: string | undefined) => line !== undefined && /^\|[\s:|-]+\|$/.test(line.trim()) && line.includes('-');
+
+const tableCells = (line: string) =>
+  line
+    .replace(/^\||\|$/g, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim());
+
 /**
  * A markdown table line's cells as one text, `''` for its header and rule lines (which say
- * nothing themselves), `undefined` for a line of no table.
+ * nothing themselves), `undefined` for a line of no table. In a table of three columns or
+ * more, each cell after the first is named by its column's header ("Read committed: Dirty
+ * read: Not possible; Phantom read: Possible."): without them the row is a list of values.
  */
-function tableRow(line: string, next: string | undefined): string | undefined {
+function tableRow(line: string, next: string | undefined, header: string[] | undefined): string | undefined {
   if (!line.startsWith('|')) return undefined;
-  const isRule = (text: string | undefined) => text !== undefined && /^\|[\s:|-]+\|$/.test(text.trim()) && text.includes('-');
-  if (isRule(line) || isRule(next)) return '';
-  const cells = line.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((cell) => cell.trim()).filter(Boolean);
-  return cells.map((cell) => (/[.!?:]$/.test(cell) || cells.length === 1 ? cell : `${cell}:`)).join(' ').replace(/:$/, '.');
+  if (isTableRule(line) || isTableRule(next)) return '';
+  const cells = tableCells(line);
+  const named = header !== undefined && header.length >= 3 && header.length === cells.length;
+  if (named && cells[0]) {
+    const values = cells.slice(1).flatMap((cell, index) => (cell ? [header[index + 1] ? `${header[index + 1]}: ${cell.replace(/[.;:]$/, '')}` : cell] : []));
+    if (values.length > 0) return `${cells[0].replace(/[.:]$/, '')}: ${values.join('; ')}.`;
+  }
+  const filled = cells.filter(Boolean);
+  return filled.map((cell) => (/[.!?:]$/.test(cell) || filled.length === 1 ? cell : `${cell}:`)).join(' ').replace(/:$/, '.');
 }
 
 /** A passage's sentences and list items. */

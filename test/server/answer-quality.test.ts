@@ -227,6 +227,20 @@ const QUALITY_PAGES = [
     ].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/exports',
+    title: 'Exports',
+    content: [
+      '# Exports',
+      '',
+      'Payments leave the ledger through one of two exports.',
+      '',
+      '|  | `export_sheet` | `export_statement` |',
+      '| --- | --- | --- |',
+      '| Output | One row per payment, for spreadsheets | A printable statement with one page per month |',
+      '| Runs | Every night | On request |',
+    ].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/blend',
     title: 'blend — Combining rolls',
     content: [
@@ -468,9 +482,9 @@ describe('grounding and the embedded answer', () => {
     assert.equal(json.sources[0].url, 'https://acme.test/docs/context-managers#writing-a-context-manager-class');
   });
 
-  test('an API entry is quoted with its name, which its sentence does not say', async () => {
+  test('an API entry is quoted with its signature, which its sentence does not say, so the answer shows how it is called', async () => {
     const { json } = await ask('How do I export the invoices to a CSV file?');
-    assert.match(json.text, /^`acme\.export_invoices`: Writes the invoices of a month to a CSV file and returns its path \[1\]\./);
+    assert.match(json.text, /^`acme\.export_invoices\(month, \*, path=None\)`: Writes the invoices of a month to a CSV file and returns its path \[1\]\./);
     assert.equal(json.sources.length, 1);
     assert.match(json.sources[0].url, /^https:\/\/acme\.test\/docs\/python-api#\S+$/, 'the entry, by its fragment');
   });
@@ -553,6 +567,11 @@ describe('grounding and the embedded answer', () => {
     assert.equal(json.sources[0].url, 'https://acme.test/docs/functions');
   });
 
+  test('a row of a comparison table names each value by its column', async () => {
+    const { json } = await ask('Which export gives a printable statement?');
+    assert.match(json.text, /^Output: `export_sheet`: One row per payment, for spreadsheets; `export_statement`: A printable statement with one page per month \[1\]\./);
+  });
+
   test('a bare name is answered by the row it heads, not by a row that mentions it', async () => {
     const { json } = await ask('refund_age');
     assert.match(json.text, /^`refund_age\(month\)`: Days since the last refund of a month \[1\]\./);
@@ -567,7 +586,7 @@ describe('grounding and the embedded answer', () => {
   test('a setting is found by the words of its name: "maximum number of sessions" is `max_sessions`', async () => {
     const { json } = await ask('How do I raise the maximum number of sessions?');
     assert.match(json.sources[0].url, /server-settings#max_sessions/);
-    assert.match(json.text, /^`max_sessions`: Determines the maximum number of concurrent sessions of the dashboard/);
+    assert.match(json.text, /^`max_sessions \(integer\)`: Determines the maximum number of concurrent sessions of the dashboard/);
   });
 
   test('a sentence about the page ("This chapter explains …") is not the answer; the one about the topic is', async () => {
