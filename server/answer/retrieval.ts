@@ -16,6 +16,7 @@
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchHeadings, searchSections, type SectionHit } from '../search/search.js';
+import { PATH_SEPARATOR } from '../search/sections.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
@@ -135,6 +136,8 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     // A page's opening section is headed by the page title.
     headingTerms: headingTerms(ownHeading(entry.hit.section) || entry.hit.title),
     bodyTerms: new Set(terms(entry.hit.text)),
+    // "Exporting payments › Options": the headings above a section name what it is about too.
+    parentTerms: new Set(terms((entry.hit.section ?? '').split(PATH_SEPARATOR).slice(0, -1).join(' '))),
     sentenceTerms: entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => new Set(terms(sentence))),
   }));
   // A term most candidates hold tells them apart less than one few hold.
@@ -148,7 +151,8 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     totalRarity === 0 ? 0 : [...questionTerms].reduce((sum, term) => sum + (have(term) ? rarity.get(term)! : 0), 0) / totalRarity;
   const bestFused = Math.max(0, ...entries.map((entry) => entry.fused));
   const ranked = entries
-    .map(({ hit, markdown, fused, titleTerms, headingTerms, bodyTerms, sentenceTerms }) => {
+    .map(({ hit, markdown, fused, titleTerms, headingTerms, bodyTerms, sentenceTerms, parentTerms }) => {
+      const parentCoverage = weightedShare((term) => parentTerms.has(term));
       const coverage = weightedShare((term) => titleTerms.has(term) || headingTerms.has(term) || bodyTerms.has(term));
       // The section's own heading naming the question counts most; the page title, shared by all its sections, less.
       const headingCoverage = weightedShare((term) => headingTerms.has(term));
@@ -170,6 +174,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
         coverage +
         0.6 * headingCoverage +
         0.7 * titleCoverage +
+        0.6 * parentCoverage +
         sentenceCoverage +
         (0.6 * fused) / bestFused +
         0.3 * followUp +

@@ -227,6 +227,26 @@ const QUALITY_PAGES = [
     ].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/ledger-guide',
+    title: 'Ledger guide',
+    content: [
+      '# Ledger guide',
+      '',
+      '## Exporting payments',
+      '',
+      'Exports are written once a night.',
+      '',
+      '### Options',
+      '',
+      'Set the delimiter with `--delimiter`; a semicolon suits spreadsheets in Europe.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/ledger-imports',
+    title: 'Imports',
+    content: ['# Imports', '', '## Options', '', 'Set the delimiter of a payment import with `--separator`; a semicolon or a comma is read.'].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/exports',
     title: 'Exports',
     content: [
@@ -565,6 +585,12 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('What does payment_total do?');
     assert.match(json.text, /^`payment_total\(month\)`: Adds up every payment of a month, refunds subtracted \[1\]\./);
     assert.equal(json.sources[0].url, 'https://acme.test/docs/functions');
+  });
+
+  test('a section is about what its parent headings name: "Exporting payments › Options" answers about exporting', async () => {
+    const { json } = await ask('How do I set the delimiter when exporting payments?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/ledger-guide#options');
+    assert.match(json.text, /^Set the delimiter with `--delimiter`/);
   });
 
   test('a row of a comparison table names each value by its column', async () => {
