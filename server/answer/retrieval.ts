@@ -203,8 +203,8 @@ function isReleaseNotes(hit: SectionHit): boolean {
 
 /**
  * A section that is mostly links (a table of contents, an index, a sitemap) points to answers
- * without holding one: its markdown is mostly link text or, where no markdown was kept, its
- * text is a long list of short lines that end no sentence.
+ * without holding one: its markdown is mostly link text or short list items that end no
+ * sentence, or, where no markdown was kept, its text is a long list of such lines.
  */
 function isNavigation(markdown: string, text: string): boolean {
   if (markdown) {
@@ -213,7 +213,13 @@ function isNavigation(markdown: string, text: string): boolean {
     let linked = 0;
     for (const match of prose.matchAll(/\[([^\]]*)\]\([^)]*\)/g)) linked += letters(match[1]!);
     const all = letters(prose.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1'));
-    return all > 0 && linked / all > 0.6;
+    // A table of contents whose links were not kept is mostly short list items that end no sentence.
+    let listed = 0;
+    for (const match of prose.matchAll(/^\s*(?:[-*+]|\d+[.)])\s+(.*)$/gm)) {
+      const item = match[1]!.trim();
+      if (item.split(/\s+/).length <= 8 && !/[.!?:;]$/.test(item)) listed += letters(item);
+    }
+    return all > 0 && (linked / all > 0.6 || listed / all > 0.6);
   }
   // Without markdown: many short lines (titles), few of which end a sentence.
   const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);

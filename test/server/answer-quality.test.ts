@@ -227,6 +227,28 @@ const QUALITY_PAGES = [
     ].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/money',
+    title: 'Refunds and orders',
+    content: [
+      '# Refunds and orders',
+      '',
+      'The chapters described here deal with refunds of orders. The full list of chapters is:',
+      '',
+      '- Refunds',
+      '  - Asking for a refund',
+      '  - Refund times',
+      '  - Refunds to a card',
+      '  - Refunds to a bank account',
+      '- Invoices',
+      '  - Invoice copies',
+      '  - Invoice numbers',
+      '  - Invoice languages',
+      '- Orders',
+      '  - Order numbers',
+      '  - Order history',
+    ].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/ledger-guide',
     title: 'Ledger guide',
     content: [
@@ -585,6 +607,12 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('What does payment_total do?');
     assert.match(json.text, /^`payment_total\(month\)`: Adds up every payment of a month, refunds subtracted \[1\]\./);
     assert.equal(json.sources[0].url, 'https://acme.test/docs/functions');
+  });
+
+  test('a table of contents is not an answer, even without links: its topics are answered where they are written', async () => {
+    const { json } = await ask('How do I get a refund for my order?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/billing#refunds');
+    assert.ok(!json.sources.some((source: { url: string }) => source.url.startsWith('https://acme.test/docs/money')));
   });
 
   test('a section is about what its parent headings name: "Exporting payments › Options" answers about exporting', async () => {
