@@ -275,7 +275,12 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   );
   // Not after a lead that announces the example ("The syntax is", "defined like this:"), which must come next.
   if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && ENDS_SENTENCE.test(lead.lead)) {
-    lead.lead = `${lead.lead} ${supporting.unit.text}`;
+    const shown = asked.asksHow ? announcedExample(supporting.unit) : undefined;
+    // "How do I …?" is shown by the example that sentence leads to ("you can loop over the file object. This is … simple code:").
+    if (shown) {
+      lead.lead = `${lead.lead} ${shown.text}`;
+      lead.example = shown.example;
+    } else lead.lead = `${lead.lead} ${supporting.unit.text}`;
     for (const term of supporting.unit.terms) lead.terms.add(term);
   }
   // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
@@ -309,6 +314,23 @@ interface Quote {
   example?: string;
   /** Terms of all that is quoted and of the passage's headings. */
   terms: Set<string>;
+}
+
+/**
+ * A sentence with the rest of its paragraph when that announces the code example right after
+ * it ("For reading lines from a file, you can loop over the file object. This is memory
+ * efficient, fast, and leads to simple code:"), with the example.
+ */
+function announcedExample(unit: Unit): { text: string; example: string } | undefined {
+  const blocks = unit.passage.blocks;
+  const block = blocks[unit.block];
+  const next = blocks[unit.block + 1];
+  if (block?.kind !== 'prose' || next?.kind !== 'code') return undefined;
+  const paragraph = sentences(block.text).map(cleanInline);
+  const at = paragraph.indexOf(unit.text);
+  const rest = paragraph.slice(at);
+  if (at === -1 || rest.length > 3 || !/:$/.test(rest.at(-1)!) || wordCount(rest.join(' ')) > LEAD_WORDS) return undefined;
+  return { text: rest.join(' '), example: next.markdown };
 }
 
 /** The most words of a passage's opening put before the sentence that answers. */

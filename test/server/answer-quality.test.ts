@@ -249,6 +249,31 @@ const QUALITY_PAGES = [
     ].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/tapes',
+    title: 'Tapes',
+    content: [
+      '# Tapes',
+      '',
+      '## Methods of tape objects',
+      '',
+      'The examples here assume that a tape called `tape` is mounted.',
+      '',
+      '`tape.next_record()` reads a single record from the tape; an empty string is returned after the last record.',
+      '',
+      '```python',
+      '>>> tape.next_record()',
+      "'2026-01,refund,40'",
+      '```',
+      '',
+      'For reading records from a tape, you can loop over the tape object. This is memory efficient and simple:',
+      '',
+      '```python',
+      '>>> for record in tape:',
+      '...     print(record)',
+      '```',
+    ].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/ledger-guide',
     title: 'Ledger guide',
     content: [
@@ -551,6 +576,14 @@ describe('grounding and the embedded answer', () => {
     assert.match(how.json.text, /^To rotate the signing key, open the widget settings and press New key/);
     const changed = await ask('What changed about rotating the signing key in release 2.3?');
     assert.match(changed.json.sources[0].url, /release-notes\/2\.3/);
+  });
+
+  test('"How do I …?" is shown by the example a quoted sentence leads to, not by an earlier one', async () => {
+    const { json } = await ask('How do I read a tape record by record?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/tapes#methods-of-tape-objects');
+    assert.ok(json.text.includes('For reading records from a tape, you can loop over the tape object. This is memory efficient and simple [1]:'), json.text);
+    assert.ok(json.text.includes('```python\n>>> for record in tape:\n...     print(record)\n```'), json.text);
+    assert.ok(!json.text.includes('>>> tape.next_record()'), json.text);
   });
 
   test('a table of contents is not an answer: the page it points to is', async () => {
