@@ -183,13 +183,17 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const explainsError = (unit: Unit) => {
     if (stretches.length === 0) return false;
     if (showsError(unit.text)) return true;
-    const before = unit.passage.blocks[unit.block - 1];
-    const block = unit.passage.blocks[unit.block]!;
-    if (before?.kind !== 'code' || block.kind === 'code' || !showsError(before.markdown)) return false;
-    // The first sentence after the example, past the end of one the example interrupted ("where your login name is shown").
+    const blocks = unit.passage.blocks;
+    const block = blocks[unit.block]!;
+    if (block.kind === 'code') return false;
+    // The first sentence after the example, past the end of one the example interrupted ("where your login name is shown")…
+    const before = blocks[unit.block - 1];
     const after = sentences(block.text).map(cleanInline);
-    const explaining = /^\p{Ll}/u.test(after[0] ?? '') ? after[1] : after[0];
-    return unit.text === explaining;
+    if (before?.kind === 'code') return showsError(before.markdown) && unit.text === (/^\p{Ll}/u.test(after[0] ?? '') ? after[1] : after[0]);
+    // …or, when that end is a paragraph of its own ("because a repeatable read transaction cannot …"), the next paragraph's first.
+    const code = blocks[unit.block - 2];
+    const interrupted = before?.kind === 'prose' ? sentences(before.text) : [];
+    return code?.kind === 'code' && showsError(code.markdown) && interrupted.length === 1 && /^\p{Ll}/u.test(interrupted[0]!) && unit.text === after[0];
   };
   // Two of the question's words side by side ("DISTINCT ON", "UNION ALL") name one thing: a sentence saying them so is about it.
   const pairs = wordPairs(input.question);

@@ -208,6 +208,18 @@ const QUALITY_PAGES = [
       '```',
       '',
       'with your own user name. This happens when nobody has invited you yet: ask an owner of the organisation for an invitation.',
+      '',
+      '## Saving a budget',
+      '',
+      'When two people save the same budget at once, one of them is told',
+      '',
+      '```',
+      'ERROR: budget changed while you were editing it',
+      '```',
+      '',
+      'because the budget she opened is no longer the one stored.',
+      '',
+      'Reload the page and try once more.',
     ].join('\n'),
   },
   {
@@ -584,6 +596,11 @@ describe('grounding and the embedded answer', () => {
     assert.ok(json.text.includes('For reading records from a tape, you can loop over the tape object. This is memory efficient and simple [1]:'), json.text);
     assert.ok(json.text.includes('```python\n>>> for record in tape:\n...     print(record)\n```'), json.text);
     assert.ok(!json.text.includes('>>> tape.next_record()'), json.text);
+  });
+
+  test('a pasted error is explained by the paragraph after the end of the sentence its example interrupts', async () => {
+    const { json } = await ask('ERROR: budget changed while you were editing it');
+    assert.match(json.text, /^Reload the page and try once more \[1\]\./);
   });
 
   test('a table of contents is not an answer: the page it points to is', async () => {
