@@ -279,13 +279,17 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   );
   // Not after a lead that announces the example ("The syntax is", "defined like this:"), which must come next.
   if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && ENDS_SENTENCE.test(lead.lead)) {
-    const shown = asked.asksHow ? announcedExample(supporting.unit) : undefined;
-    // "How do I …?" is shown by the example that sentence leads to ("you can loop over the file object. This is … simple code:").
+    // The example that sentence leads to ("you can loop over the file object. This is … simple code:") shows
+    // "How do I …?", and shows any question when the lead has none; a sentence announcing what is not shown is not quoted.
+    const shown = asked.asksHow || !lead.example ? announcedExample(supporting.unit) : undefined;
     if (shown) {
       lead.lead = `${lead.lead} ${shown.text}`;
       lead.example = shown.example;
-    } else lead.lead = `${lead.lead} ${supporting.unit.text}`;
-    for (const term of supporting.unit.terms) lead.terms.add(term);
+      for (const term of supporting.unit.terms) lead.terms.add(term);
+    } else if (ENDS_SENTENCE.test(supporting.unit.text)) {
+      lead.lead = `${lead.lead} ${supporting.unit.text}`;
+      for (const term of supporting.unit.terms) lead.terms.add(term);
+    }
   }
   // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
   const parts = questionParts(input.question).map((part) => terms(part));
@@ -306,6 +310,11 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const required = new Set(questionTerms.filter((term) => !/^\d+$/.test(term)));
   if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
+  // A lead that announces what it does not show ("the following variations apply:") ends before that sentence.
+  for (const part of quoted) {
+    const said = sentences(part.lead);
+    if (!part.example && /:$/.test(part.lead) && said.length > 1) part.lead = said.slice(0, -1).join(' ');
+  }
   const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
   const text = quoted.map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : [])].join('\n\n')).join('\n\n');
   return { text, cited };
@@ -323,7 +332,8 @@ interface Quote {
 /**
  * A sentence with the rest of its paragraph when that announces the code example right after
  * it ("For reading lines from a file, you can loop over the file object. This is memory
- * efficient, fast, and leads to simple code:"), with the example.
+ * efficient, fast, and leads to simple code:"), with the example; after the sentence it leans
+ * on, if it leans on one.
  */
 function announcedExample(unit: Unit): { text: string; example: string } | undefined {
   const blocks = unit.passage.blocks;
@@ -331,7 +341,9 @@ function announcedExample(unit: Unit): { text: string; example: string } | undef
   const next = blocks[unit.block + 1];
   if (block?.kind !== 'prose' || next?.kind !== 'code') return undefined;
   const paragraph = sentences(block.text).map(cleanInline);
-  const at = paragraph.indexOf(unit.text);
+  const found = paragraph.indexOf(unit.text);
+  // With the sentence it leans on ("If user_function is specified, it must be a callable. This allows …").
+  const at = found > 0 && LEANS_BACK.test(unit.text) ? found - 1 : found;
   const rest = paragraph.slice(at);
   if (at === -1 || rest.length > 3 || !/:$/.test(rest.at(-1)!) || wordCount(rest.join(' ')) > LEAD_WORDS) return undefined;
   return { text: rest.join(' '), example: next.markdown };

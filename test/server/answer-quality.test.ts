@@ -286,6 +286,33 @@ const QUALITY_PAGES = [
     ].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/sweeps',
+    title: 'Sweeps',
+    content: [
+      '# Sweeps',
+      '',
+      '## The nightly sweep',
+      '',
+      'A sweep closes the payments of a day and files them in the ledger.',
+      '',
+      'Sweeps run at midnight, in the time zone of the organisation.',
+      '',
+      'A failed sweep of the payments can be retried by hand:',
+      '',
+      '```sh',
+      'acme sweep --retry',
+      '```',
+      '',
+      '## Budget checks',
+      '',
+      'Budgets are checked every hour. A budget over its limit is frozen until the next month. For frozen budgets the following rules apply:',
+      '',
+      '| Rule | Effect |',
+      '| --- | --- |',
+      '| No new orders | Orders are refused |',
+    ].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/ledger-guide',
     title: 'Ledger guide',
     content: [
@@ -601,6 +628,16 @@ describe('grounding and the embedded answer', () => {
   test('a pasted error is explained by the paragraph after the end of the sentence its example interrupts', async () => {
     const { json } = await ask('ERROR: budget changed while you were editing it');
     assert.match(json.text, /^Reload the page and try once more \[1\]\./);
+  });
+
+  test('a further sentence that announces an example is quoted with it', async () => {
+    const { json } = await ask('What does a sweep do with the payments of a day?');
+    assert.ok(json.text.startsWith('A sweep closes the payments of a day and files them in the ledger. A failed sweep of the payments can be retried by hand [1]:\n\n```sh\nacme sweep --retry\n```'), json.text);
+  });
+
+  test('an answer does not end by announcing what it does not show ("the following rules apply:")', async () => {
+    const { json } = await ask('How often are budgets checked?');
+    assert.match(json.text, /^Budgets are checked every hour\. A budget over its limit is frozen until the next month \[1\]\.$/);
   });
 
   test('a table of contents is not an answer: the page it points to is', async () => {
