@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -108,6 +108,9 @@ const isProse = (unit: Unit) => unit.passage.blocks[unit.block]!.kind === 'prose
 const SIGNPOST =
   /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b)/i;
 
+/** A note of the version that added or changed what a passage describes ("New in version 3.7.", "Changed in version 3.11: …"). */
+const VERSION_NOTE = /^(?:new|added|changed|deprecated|removed)(?: in| since)? version\b/i;
+
 /** A sentence that ends as a statement does (not with a colon, nor cut off before an example). */
 const ENDS_SENTENCE = /[.!?。！？]["”’')\]]?$/;
 /** The most items quoted as a passage's steps. */
@@ -173,6 +176,8 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const askedAbout = new Set([...questionTerms, ...contextTerms]);
 
   const definitional = DEFINITION_ASKED.test(input.question);
+  // "New in version 3.7." tells when, not what: an answer only to a question about versions.
+  const asksAboutChanges = CHANGES_ASKED.test(input.question);
   // A pasted error is explained right where the page shows it: the sentence holding it or following the example that does.
   const error = errorMessageIn(input.question);
   const stretches = (error ? errorStretches(error) : []).filter((stretch) => stretch.length >= 8);
@@ -239,7 +244,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
       // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it.
-      const signpost = SIGNPOST.test(unit.text) ? 0.1 : 1;
+      const signpost = SIGNPOST.test(unit.text) || (!asksAboutChanges && VERSION_NOTE.test(unit.text)) ? 0.1 : 1;
       const score =
         signpost *
         phrased *
@@ -256,7 +261,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   // method"): its opening sentences go before a later one that answers, when they are short.
   const openingOf = (unit: Unit): string | undefined => {
     const opening = units.find((other) => other.passage === unit.passage && other.position === 0);
-    if (!opening || opening.block === unit.block || !isProse(opening) || opening.words > OPENING_WORDS || SIGNPOST.test(opening.text)) return undefined;
+    if (!opening || opening.block === unit.block || !isProse(opening) || opening.words > OPENING_WORDS || SIGNPOST.test(opening.text) || VERSION_NOTE.test(opening.text)) return undefined;
     if (weightOf(questionTerms, (term) => unit.passage.ownHeadingTerms.has(term)) < OPENING_ABOUT) return undefined;
     // With the sentences after it in the opening paragraphs (up to the first list or example, and
     // before the answering sentence's own paragraph, which is quoted in context), as far as they fit.

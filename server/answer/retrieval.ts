@@ -19,7 +19,7 @@ import { publicHits, searchHeadings, searchSections, type SectionHit } from '../
 import { PATH_SEPARATOR } from '../search/sections.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -193,8 +193,6 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   return ranked.map((entry) => entry.hit);
 }
 
-/** A question about versions or what changed between them. */
-const CHANGES_ASKED = /\b(?:releases?|released|versions?|changelog|what['’]?s new|new in|deprecated|(?:changed|added|removed) in|upgrad(?:e|ed|ing))\b|\b\d+\.\d+\b/i;
 
 /** Release notes and changelogs ("Release 15.5", "What's New In Python 3.11"), by title or address. */
 function isReleaseNotes(hit: SectionHit): boolean {

@@ -234,6 +234,9 @@ export const HOW_ASKED = /^\s*how\b/i;
 /** "What is …?", "What does … do?", "What are …?": asks for a definition. */
 export const DEFINITION_ASKED = /^\s*(?:what(?:['’]s| is| are| does| do)\b|define\b|meaning of\b)/i;
 
+/** A question about versions or what changed between them. */
+export const CHANGES_ASKED = /\b(?:releases?|released|versions?|changelog|what['’]?s new|new in|deprecated|(?:changed|added|removed) in|upgrad(?:e|ed|ing))\b|\b\d+\.\d+\b/i;
+
 /** The share of a heading's words (numbers aside) that the question asks about: 1 when it names just that. */
 export function headingExactness(heading: Set<string>, asked: Iterable<string>): number {
   const words = [...heading].filter((term) => !/^\d+$/.test(term));

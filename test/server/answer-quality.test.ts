@@ -317,6 +317,12 @@ const QUALITY_PAGES = [
       '1200 EUR',
       '```',
       '',
+      '## Dark mode',
+      '',
+      'New in version 2.1.',
+      '',
+      'Dark mode shows the dashboard in light text on a dark background. It can be enabled in the profile settings.',
+      '',
       '## Budget checks',
       '',
       'Budgets are checked every hour. A budget over its limit is frozen until the next month. For frozen budgets the following rules apply:',
@@ -652,6 +658,13 @@ describe('grounding and the embedded answer', () => {
   test('a sentence that only points at the example after it ("This should give:") is not an answer', async () => {
     const { json } = await ask('What should the month total give?');
     assert.match(json.text, /^Sum the payments of a month with `acme total` \[1\]:/);
+  });
+
+  test('a version note ("New in version 2.1.") is not what a passage says, unless versions are asked about', async () => {
+    const { json } = await ask('How do I turn on dark mode?');
+    assert.match(json.text, /^Dark mode shows the dashboard in light text on a dark background\. It can be enabled in the profile settings \[1\]\./);
+    const asked = await ask('In which version was dark mode added?');
+    assert.match(asked.json.text, /New in version 2\.1/);
   });
 
   test('an answer does not end by announcing what it does not show ("the following rules apply:")', async () => {
