@@ -578,8 +578,6 @@ function unitsOf(passage: Passage): Unit[] {
       if (count < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
       // A short line that ends no sentence ("Source code: Lib/json/__init__.py") is a label, not an answer.
       if (block.kind === 'prose' && count < 8 && !/[.!?:。！？：]$/.test(text)) continue;
-      // Nor is one that only points at the example after it, about what came before ("This should give:").
-      if (block.kind === 'prose' && count < 5 && /[:：]$/.test(text) && LEANS_BACK.test(text)) continue;
       const plain = plainInline(text);
       units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, words: count });
     }
