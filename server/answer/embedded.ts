@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -108,8 +108,8 @@ const isProse = (unit: Unit) => unit.passage.blocks[unit.block]!.kind === 'prose
 const SIGNPOST =
   /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b)/i;
 
-/** A note of the version that added or changed what a passage describes ("New in version 3.7.", "Changed in version 3.11: …"). */
-const VERSION_NOTE = /^(?:new|added|changed|deprecated|removed)(?: in| since)? version\b/i;
+/** A bare note of the version that added what a passage describes ("New in version 3.7."): it says when, not what. */
+const VERSION_NOTE = /^(?:new|added|changed|deprecated) (?:in|since) version [\d.]*\d\.?$/i;
 
 /** A sentence that ends as a statement does (not with a colon, nor cut off before an example). */
 const ENDS_SENTENCE = /[.!?。！？]["”’')\]]?$/;
@@ -176,8 +176,6 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const askedAbout = new Set([...questionTerms, ...contextTerms]);
 
   const definitional = DEFINITION_ASKED.test(input.question);
-  // "New in version 3.7." tells when, not what: an answer only to a question about versions.
-  const asksAboutChanges = CHANGES_ASKED.test(input.question);
   // A pasted error is explained right where the page shows it: the sentence holding it or following the example that does.
   const error = errorMessageIn(input.question);
   const stretches = (error ? errorStretches(error) : []).filter((stretch) => stretch.length >= 8);
@@ -244,7 +242,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
       // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it.
-      const signpost = SIGNPOST.test(unit.text) || (!asksAboutChanges && VERSION_NOTE.test(unit.text)) ? 0.1 : 1;
+      const signpost = SIGNPOST.test(unit.text) ? 0.1 : 1;
       const score =
         signpost *
         phrased *
@@ -284,9 +282,10 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   );
   // Not after a lead that announces the example ("The syntax is", "defined like this:"), which must come next.
   if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && ENDS_SENTENCE.test(lead.lead)) {
-    // The example that sentence leads to ("you can loop over the file object. This is … simple code:") shows
-    // "How do I …?", and shows any question when the lead has none; a sentence announcing what is not shown is not quoted.
-    const shown = asked.asksHow || !lead.example ? announcedExample(supporting.unit) : undefined;
+    // The example that sentence leads to ("you can loop over the file object. This is … simple code:") shows "How do I …?"
+    // better than the lead's own, unless that is the procedure's steps, and any question when the lead has none; a
+    // sentence announcing what is not shown is not quoted.
+    const shown = !lead.example || (asked.asksHow && !lead.steps) ? announcedExample(supporting.unit) : undefined;
     if (shown) {
       lead.lead = `${lead.lead} ${shown.text}`;
       lead.example = shown.example;
@@ -315,11 +314,6 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const required = new Set(questionTerms.filter((term) => !/^\d+$/.test(term)));
   if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
-  // A lead that announces what it does not show ("the following variations apply:") ends before that sentence.
-  for (const part of quoted) {
-    const said = sentences(part.lead);
-    if (!part.example && /:$/.test(part.lead) && said.length > 1) part.lead = said.slice(0, -1).join(' ');
-  }
   const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
   const text = quoted.map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : [])].join('\n\n')).join('\n\n');
   return { text, cited };
@@ -330,6 +324,8 @@ interface Quote {
   passage: Passage;
   lead: string;
   example?: string;
+  /** Whether the example is the passage's steps or list rather than code. */
+  steps?: boolean;
   /** Terms of all that is quoted and of the passage's headings. */
   terms: Set<string>;
 }
@@ -347,10 +343,10 @@ function announcedExample(unit: Unit): { text: string; example: string } | undef
   if (block?.kind !== 'prose' || next?.kind !== 'code') return undefined;
   const paragraph = sentences(block.text).map(cleanInline);
   const found = paragraph.indexOf(unit.text);
+  if (found === -1) return undefined;
   // With the sentence it leans on ("If user_function is specified, it must be a callable. This allows …").
-  const at = found > 0 && LEANS_BACK.test(unit.text) ? found - 1 : found;
-  const rest = paragraph.slice(at);
-  if (at === -1 || rest.length > 3 || !/:$/.test(rest.at(-1)!) || wordCount(rest.join(' ')) > LEAD_WORDS) return undefined;
+  const rest = paragraph.slice(leaningStart(paragraph, found));
+  if (rest.length > 3 || !/:$/.test(rest.at(-1)!) || wordCount(rest.join(' ')) > LEAD_WORDS) return undefined;
   return { text: rest.join(' '), example: next.markdown };
 }
 
@@ -365,21 +361,29 @@ function quote(unit: Unit, question: { terms: string[]; asksHow: boolean; openin
   const block = blocks[unit.block]!;
   let lead = unit.text;
   let example: string | undefined;
+  let steps = false;
   if (block.kind === 'item' && block.ordered) {
     // A step answers as the whole procedure, introduced by the sentence before it when there is one.
     const before = blocks.slice(0, unit.block).reverse().find((other) => other.kind !== 'item' || other.list !== block.list);
     if (before?.kind === 'prose') lead = cleanInline(sentences(before.text).at(-1)!);
     example = listOf(blocks, block.list);
+    steps = true;
   } else {
-    if (block.kind === 'prose') lead = inContext(lead, sentences(block.text).map(cleanInline));
-    // The example of a sentence is next to it: among the two blocks after it, else right before it.
-    const code = [blocks[unit.block + 1], blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
     const next = blocks[unit.block + 1];
+    // What the paragraph announces at its end ("the following variations apply:") is quoted only when it is shown.
+    if (block.kind === 'prose') lead = inContext(lead, sentences(block.text).map(cleanInline), next?.kind === 'code' || next?.kind === 'item');
+    // The example of a sentence is next to it: among the two blocks after it, else right before it.
+    const code = [next, blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
     if (code?.kind === 'code') example = code.markdown;
-    else if (next?.kind === 'item' && /:$/.test(lead)) example = listOf(blocks, next.list);
-    else {
-      const steps = blocks.find((other) => other.kind === 'item' && other.ordered);
-      if (steps?.kind === 'item' && steps.list !== (block.kind === 'item' ? block.list : -1)) example = listOf(blocks, steps.list);
+    else if (next?.kind === 'item' && /:$/.test(lead)) {
+      example = listOf(blocks, next.list);
+      steps = true;
+    } else {
+      const procedure = blocks.find((other) => other.kind === 'item' && other.ordered);
+      if (procedure?.kind === 'item' && procedure.list !== (block.kind === 'item' ? block.list : -1)) {
+        example = listOf(blocks, procedure.list);
+        steps = true;
+      }
       // "How do I …?" is shown as well as told: the passage's example that shares most with the question.
       else if (question.asksHow) example = bestExample(blocks, question.terms);
     }
@@ -387,9 +391,9 @@ function quote(unit: Unit, question: { terms: string[]; asksHow: boolean; openin
   const opening = question.openingOf(unit);
   if (opening && !lead.includes(opening)) lead = `${opening} ${lead}`;
   // An API entry's sentence ("Deserialize s to a Python object") says what the entry does, not its name: the name goes first.
-  const name = apiName(passage.section);
-  if (name && !lead.includes(name)) lead = `\`${name}\`: ${lead}`;
-  return { passage, lead, example, terms: new Set([...terms(plainInline(`${lead}\n${example ?? ''}`)), ...passage.headingTerms]) };
+  const entry = apiEntry(passage.section);
+  if (entry && !lead.includes(entry.name)) lead = `\`${entry.label}\`: ${lead}`;
+  return { passage, lead, example, steps, terms: new Set([...terms(plainInline(`${lead}\n${example ?? ''}`)), ...passage.headingTerms]) };
 }
 
 /** The most words a lead grows to with the sentences that follow it in its paragraph. */
@@ -401,23 +405,33 @@ const SHORT_LEAD_WORDS = 15;
 const LEANS_BACK = /^(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so)\b/i;
 
 /**
- * A sentence in its context: after the sentence it leans on, if it leans on one, and with the
- * ones after it in its paragraph while they fit in `LEAD_WORDS` (they often finish its point).
+ * Where a sentence of a paragraph starts to be quoted: at the sentence before it when it leans
+ * on that one, but not at the end of a sentence an example interrupted ("with your own user
+ * name."), which leans back itself.
  */
-function inContext(lead: string, paragraph: string[]): string {
+function leaningStart(paragraph: string[], at: number): number {
+  return at > 0 && LEANS_BACK.test(paragraph[at]!) && !/^\p{Ll}/u.test(paragraph[at - 1]!) ? at - 1 : at;
+}
+
+/**
+ * A sentence in its context: after the sentence it leans on, if it leans on one, and with the
+ * ones after it in its paragraph while they fit in `LEAD_WORDS` (they often finish its point),
+ * but not a last one announcing what follows the paragraph ("the following variations apply:")
+ * unless that is `shown`.
+ */
+function inContext(lead: string, paragraph: string[], shown: boolean): string {
   const at = paragraph.indexOf(lead);
   if (at === -1) return lead;
   // A sentence that announces what follows ("as follows:") is followed by that, not by more sentences.
   const announces = !ENDS_SENTENCE.test(lead);
-  // Not after the end of a sentence an example interrupted ("with your own user name."), which leans back itself.
-  const previous = paragraph[at - 1];
-  let text = previous && LEANS_BACK.test(lead) && !/^\p{Ll}/u.test(previous) ? `${previous} ${lead}` : lead;
+  let text = paragraph.slice(leaningStart(paragraph, at), at + 1).join(' ');
   let count = wordCount(text);
-  for (const next of announces ? [] : paragraph.slice(at + 1)) {
+  for (const [offset, next] of (announces ? [] : paragraph.slice(at + 1)).entries()) {
     const countBefore = count;
     count += wordCount(next);
     // A short lead ("The major practical difference is one of efficiency.") is followed by what it announces.
     if (count > LEAD_WORDS && !(countBefore < SHORT_LEAD_WORDS && count <= 1.5 * LEAD_WORDS)) break;
+    if (!shown && at + 1 + offset === paragraph.length - 1 && /[:：]$/.test(next)) break;
     text = `${text} ${next}`;
   }
   return text;
@@ -425,23 +439,26 @@ function inContext(lead: string, paragraph: string[]): string {
 
 const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
-/**
- * The name a passage documents, when its heading is an API entry (`json.loads(s, *, cls=None)`,
- * `shared_buffers (integer)`) or its page is named after a module (`timeit — Measure execution
- * time of small code snippets`).
- */
 /** The longest signature shown with its parameters; a longer one is named alone. */
 const SIGNATURE_CHARACTERS = 60;
 
-function apiName(section: GroundingSection): string | undefined {
+/**
+ * The name a passage documents, when its heading is an API entry (`json.loads(s, *, cls=None)`,
+ * `shared_buffers (integer)`) or its page is named after a module (`timeit — Measure execution
+ * time of small code snippets`), and how an answer introduces it: with its signature, when
+ * that is short.
+ */
+function apiEntry(section: GroundingSection): { name: string; label: string } | undefined {
   const heading = section.section ? ownHeading(section.section, { withParameters: true }) : section.title;
   const entry = /^((?:class |exception )?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(\s*(?:\(.*\)|\[.*\]))?\s*$/.exec(heading.trim());
   if (entry && /[._(]/.test(heading)) {
     const name = entry[1]!.replace(/^(?:class|exception) /, '');
     const parameters = entry[2]?.trim();
-    return parameters && parameters !== '(…)' && name.length + parameters.length <= SIGNATURE_CHARACTERS ? `${name}${entry[2]}` : name;
+    const signature = parameters && parameters !== '(…)' && name.length + parameters.length <= SIGNATURE_CHARACTERS;
+    return { name, label: signature ? `${name}${entry[2]}` : name };
   }
-  return /^([a-z_][\w.]*) — /.exec(heading.trim())?.[1];
+  const module = /^([a-z_][\w.]*) — /.exec(heading.trim())?.[1];
+  return module ? { name: module, label: module } : undefined;
 }
 
 /** The code block of a passage holding most of the question's terms (the first one on a tie), if any. */
@@ -488,6 +505,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
     if (fence) {
       flush();
       list = undefined;
+      header = undefined;
       // Lines inside a fence are relative to the fence's own indentation (CommonMark), which is all that is removed.
       const indent = fence[1]!.length;
       const marker = fence[2]!;
@@ -551,16 +569,20 @@ const tableCells = (line: string) =>
 /**
  * A markdown table line's cells as one text, `''` for its header and rule lines (which say
  * nothing themselves), `undefined` for a line of no table. In a table of three columns or
- * more, each cell after the first is named by its column's header ("Read committed: Dirty
- * read: Not possible; Phantom read: Possible."): without them the row is a list of values.
+ * more, a row that names its subject in its first cell has each further value named by its
+ * column's header ("Read committed: Dirty read: Not possible; Phantom read: Possible."):
+ * without them the row is a list of values. As in GFM, a row has the header's cells, missing
+ * ones empty and extra ones ignored.
  */
 function tableRow(line: string, next: string | undefined, header: string[] | undefined): string | undefined {
   if (!line.startsWith('|')) return undefined;
   if (isTableRule(line) || isTableRule(next)) return '';
   const cells = tableCells(line);
-  const named = header !== undefined && header.length >= 3 && header.length === cells.length;
-  if (named && cells[0]) {
-    const values = cells.slice(1).flatMap((cell, index) => (cell ? [header[index + 1] ? `${header[index + 1]}: ${cell.replace(/[.;:]$/, '')}` : cell] : []));
+  if (header !== undefined && header.length >= 3 && cells[0]) {
+    const values = header.slice(1).flatMap((name, index) => {
+      const cell = cells[index + 1]?.replace(/[.!?;:]$/, '');
+      return cell ? [name ? `${name}: ${cell}` : cell] : [];
+    });
     if (values.length > 0) return `${cells[0].replace(/[.:]$/, '')}: ${values.join('; ')}.`;
   }
   const filled = cells.filter(Boolean);

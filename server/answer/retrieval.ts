@@ -137,7 +137,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     headingTerms: headingTerms(ownHeading(entry.hit.section) || entry.hit.title),
     bodyTerms: new Set(terms(entry.hit.text)),
     // "Exporting payments › Options": the headings above a section name what it is about too.
-    parentTerms: new Set(terms((entry.hit.section ?? '').split(PATH_SEPARATOR).slice(0, -1).join(' '))),
+    parentTerms: headingTerms((entry.hit.section ?? '').split(PATH_SEPARATOR).slice(0, -1).join(' ')),
     sentenceTerms: entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => new Set(terms(sentence))),
   }));
   // A term most candidates hold tells them apart less than one few hold.
@@ -201,8 +201,8 @@ function isReleaseNotes(hit: SectionHit): boolean {
 
 /**
  * A section that is mostly links (a table of contents, an index, a sitemap) points to answers
- * without holding one: its markdown is mostly link text or short list items that end no
- * sentence, or, where no markdown was kept, its text is a long list of such lines.
+ * without holding one: its markdown is mostly link text or a long nested bulleted list of
+ * titles, or, where no markdown was kept, its text is a long list of lines that end no sentence.
  */
 function isNavigation(markdown: string, text: string): boolean {
   if (markdown) {
@@ -211,13 +211,19 @@ function isNavigation(markdown: string, text: string): boolean {
     let linked = 0;
     for (const match of prose.matchAll(/\[([^\]]*)\]\([^)]*\)/g)) linked += letters(match[1]!);
     const all = letters(prose.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1'));
-    // A table of contents whose links were not kept is mostly short list items that end no sentence.
+    // A table of contents whose links were not kept: mostly a long bulleted list of titles (items of a
+    // few words that end no sentence), nested. Numbered steps and a short list of requirements are not one.
     let listed = 0;
-    for (const match of prose.matchAll(/^\s*(?:[-*+]|\d+[.)])\s+(.*)$/gm)) {
-      const item = match[1]!.trim();
-      if (item.split(/\s+/).length <= 8 && !/[.!?:;]$/.test(item)) listed += letters(item);
+    let titles = 0;
+    let nested = false;
+    for (const match of prose.matchAll(/^(\s*)[-*+]\s+(.*)$/gm)) {
+      const item = match[2]!.trim();
+      if (item.split(/\s+/).length > 8 || /[.!?:;]$/.test(item)) continue;
+      listed += letters(item);
+      titles++;
+      if (match[1]!.length > 0) nested = true;
     }
-    return all > 0 && (linked / all > 0.6 || listed / all > 0.6);
+    return all > 0 && (linked / all > 0.6 || (nested && titles >= TABLE_OF_CONTENTS_TITLES && listed / all > 0.6));
   }
   // Without markdown: many short lines (titles), few of which end a sentence.
   const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
@@ -226,6 +232,9 @@ function isNavigation(markdown: string, text: string): boolean {
   const sentences = lines.filter((line) => /(?<!\d)[.:;。：]$/.test(line)).length;
   return words / lines.length < 10 && sentences < lines.length / 10;
 }
+
+/** The fewest titles a bulleted list holds to be taken for a table of contents. */
+const TABLE_OF_CONTENTS_TITLES = 10;
 
 const letters = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, '').length;
 

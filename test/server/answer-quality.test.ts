@@ -319,6 +319,41 @@ const QUALITY_PAGES = [
     ].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/payouts',
+    title: 'Payouts',
+    content: [
+      '# Payouts',
+      '',
+      '## Connecting a bank account',
+      '',
+      'To connect a bank account for payouts, follow the steps below.',
+      '',
+      '1. Open the dashboard settings',
+      '2. Choose Payouts',
+      '3. Press Connect account',
+      '',
+      'Accounts in other currencies are connected to payouts with this command:',
+      '',
+      '```sh',
+      'acme payouts connect --currency USD',
+      '```',
+      '',
+      '## Closing an account',
+      '',
+      'To close an account, follow the steps below.',
+      '',
+      '1. Open the dashboard settings',
+      '2. Choose Account',
+      '3. Press Close account',
+      '4. Export your invoices',
+      '5. Export your payments',
+      '6. Withdraw the balance',
+      '7. Confirm with the code we send',
+      '8. Wait for the confirmation mail',
+      '9. Sign out of the dashboard',
+    ].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/ledger-guide',
     title: 'Ledger guide',
     content: [
@@ -350,6 +385,7 @@ const QUALITY_PAGES = [
       '| --- | --- | --- |',
       '| Output | One row per payment, for spreadsheets | A printable statement with one page per month |',
       '| Runs | Every night | On request |',
+      '| Archive | Kept for a year |',
     ].join('\n'),
   },
   {
@@ -653,6 +689,17 @@ describe('grounding and the embedded answer', () => {
     assert.match(json.text, /^Budgets are checked every hour\. A budget over its limit is frozen until the next month \[1\]\.$/);
   });
 
+  test('numbered steps of a few words each are a procedure, not a table of contents', async () => {
+    const { json } = await ask('How do I close an account?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/payouts#closing-an-account');
+    assert.ok(json.text.includes('1. Open the dashboard settings\n2. Choose Account\n3. Press Close account'), json.text);
+  });
+
+  test('a procedure\'s steps are not swapped for the example of a later sentence', async () => {
+    const { json } = await ask('How do I connect a bank account for payouts?');
+    assert.ok(json.text.startsWith('To connect a bank account for payouts, follow the steps below [1].\n\n1. Open the dashboard settings\n2. Choose Payouts'), json.text);
+  });
+
   test('a table of contents is not an answer: the page it points to is', async () => {
     const { json } = await ask('Where is the archive folder exported?');
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/archive#exporting-the-archive']);
@@ -721,9 +768,11 @@ describe('grounding and the embedded answer', () => {
     assert.match(json.text, /^Set the delimiter with `--delimiter`/);
   });
 
-  test('a row of a comparison table names each value by its column', async () => {
+  test('a row of a comparison table names each value by its column, also in a row with a cell left out', async () => {
     const { json } = await ask('Which export gives a printable statement?');
     assert.match(json.text, /^Output: `export_sheet`: One row per payment, for spreadsheets; `export_statement`: A printable statement with one page per month \[1\]\./);
+    const archived = await ask('How long is an export archive kept?');
+    assert.match(archived.json.text, /^Archive: `export_sheet`: Kept for a year \[1\]\./);
   });
 
   test('a bare name is answered by the row it heads, not by a row that mentions it', async () => {
