@@ -14,7 +14,7 @@
  *   written, which the indexer keeps whole beside the parser's words (language.ts).
  * - Sections holding every word come first; when fewer than asked for do, sections
  *   holding some follow, always ranked below.
- * - Ranking: each word counts by how rare it is in the organisation's pages (BM25's
+ * - Ranking: each word counts by how rare it is in the pages of the sources searched (BM25's
  *   inverse document frequency) times PostgreSQL's `ts_rank` of the section for that word
  *   alone, where the title counts ten times the body, a heading five times, the section's
  *   first paragraph twice, and length is normalised away; holding the words as typed, next
