@@ -196,6 +196,30 @@ describe('Assist.search() and the modal', () => {
     expect(search.dialog()!.open).to.equal(true);
   });
 
+  it('opens for a Ctrl+K pressed while its config is still loading, once the config has loaded', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    worker.use(
+      http.get(`${API}/config`, async () => {
+        await released;
+        return HttpResponse.json(SEARCH_CONFIG);
+      }),
+    );
+    place('<div id="box-while-loading"></div>');
+    const controller = await createSearchWidget(WIDGET_KEY, { retry: FAST_RETRY, target: '#box-while-loading' });
+    controllers.push(controller);
+    const mounted = controller.mount();
+    // The box, with its shortcut, is shown before the config arrives.
+    await until(() => document.querySelector('#box-while-loading assist-search')?.shadowRoot?.querySelector('[part="box"]'));
+    const element = document.querySelector<AssistSearch>('#box-while-loading assist-search')!;
+    await chord('Control', 'k');
+    release();
+    await mounted;
+    await element.updateComplete;
+    await element.updateComplete;
+    expect(view(element).dialog()!.open).to.equal(true);
+  });
+
   it('with two search widgets on the page, Ctrl+K opens only one of them', async () => {
     const first = await mountSearch();
     const second = await mountSearch();

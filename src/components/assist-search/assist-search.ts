@@ -160,6 +160,8 @@ export class AssistSearch extends WidgetElement<AssistSearchEventMap> {
   private readonly summaryMarkdown = new StreamingMarkdown();
   private summaryFeedback: AnswerFeedback | null = null;
   private chatElement: Promise<AssistChat> | null = null;
+  /** Ctrl/Cmd+K was pressed before the config had loaded. */
+  private showWhenReady = false;
 
   constructor() {
     super();
@@ -228,6 +230,10 @@ export class AssistSearch extends WidgetElement<AssistSearchEventMap> {
 
   protected override willUpdate(): void {
     this.shown = this.session?.state ?? null;
+    if (this.showWhenReady && this.config) {
+      this.showWhenReady = false;
+      if (this.config.variant === 'modal') this.show();
+    }
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -374,7 +380,15 @@ export class AssistSearch extends WidgetElement<AssistSearchEventMap> {
    */
   private readonly onShortcut = (event: KeyboardEvent): void => {
     if (event.key.toLowerCase() !== 'k' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
-    if (event.defaultPrevented || this.config?.variant !== 'modal' || isTyping(event)) return;
+    if (event.defaultPrevented || isTyping(event)) return;
+    // Pressed while the config loads (the box already shows the shortcut): the modal opens once it has loaded.
+    if (!this.config) {
+      if (this.loadFailure || this.variant === 'inline') return;
+      event.preventDefault();
+      this.showWhenReady = true;
+      return;
+    }
+    if (this.config.variant !== 'modal') return;
     event.preventDefault();
     this.show();
   };
