@@ -191,12 +191,16 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     if (block.kind === 'code') return false;
     // The first sentence after the example, past the end of one the example interrupted ("where your login name is shown")…
     const before = blocks[unit.block - 1];
-    const after = sentences(block.text).map(cleanInline);
-    if (before?.kind === 'code') return showsError(before.markdown) && unit.text === (/^\p{Ll}/u.test(after[0] ?? '') ? after[1] : after[0]);
+    if (before?.kind === 'code') {
+      if (!showsError(before.markdown)) return false;
+      const after = sentences(block.text).map(cleanInline);
+      return unit.text === (endsInterrupted(after[0] ?? '') ? after[1] : after[0]);
+    }
     // …or, when that end is a paragraph of its own ("because a repeatable read transaction cannot …"), the next paragraph's first.
     const code = blocks[unit.block - 2];
-    const interrupted = before?.kind === 'prose' ? sentences(before.text) : [];
-    return code?.kind === 'code' && showsError(code.markdown) && interrupted.length === 1 && /^\p{Ll}/u.test(interrupted[0]!) && unit.text === after[0];
+    if (before?.kind !== 'prose' || code?.kind !== 'code' || !showsError(code.markdown)) return false;
+    const interrupted = sentences(before.text);
+    return interrupted.length === 1 && endsInterrupted(interrupted[0]!) && unit.text === cleanInline(sentences(block.text)[0] ?? '');
   };
   // Two of the question's words side by side ("DISTINCT ON", "UNION ALL") name one thing: a sentence saying them so is about it.
   const pairs = wordPairs(input.question);
@@ -286,12 +290,10 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     // better than the lead's own, unless that is the procedure's steps, and any question when the lead has none; a
     // sentence announcing what is not shown is not quoted.
     const shown = !lead.example || (asked.asksHow && !lead.steps) ? announcedExample(supporting.unit) : undefined;
-    if (shown) {
-      lead.lead = `${lead.lead} ${shown.text}`;
-      lead.example = shown.example;
-      for (const term of supporting.unit.terms) lead.terms.add(term);
-    } else if (ENDS_SENTENCE.test(supporting.unit.text)) {
-      lead.lead = `${lead.lead} ${supporting.unit.text}`;
+    const added = shown?.text ?? (ENDS_SENTENCE.test(supporting.unit.text) ? supporting.unit.text : undefined);
+    if (added) {
+      lead.lead = `${lead.lead} ${added}`;
+      if (shown) lead.example = shown.example;
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
   }
@@ -410,8 +412,11 @@ const LEANS_BACK = /^(?:these|this|those|that|they|it|its|such|there|here|then|h
  * name."), which leans back itself.
  */
 function leaningStart(paragraph: string[], at: number): number {
-  return at > 0 && LEANS_BACK.test(paragraph[at]!) && !/^\p{Ll}/u.test(paragraph[at - 1]!) ? at - 1 : at;
+  return at > 0 && LEANS_BACK.test(paragraph[at]!) && !endsInterrupted(paragraph[at - 1]!) ? at - 1 : at;
 }
+
+/** A sentence that starts in lower case: the end of one that an example interrupted ("with your own user name."). */
+const endsInterrupted = (sentence: string) => /^\p{Ll}/u.test(sentence);
 
 /**
  * A sentence in its context: after the sentence it leans on, if it leans on one, and with the

@@ -16,10 +16,9 @@
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchHeadings, searchSections, type SectionHit } from '../search/search.js';
-import { PATH_SEPARATOR } from '../search/sections.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -137,7 +136,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     headingTerms: headingTerms(ownHeading(entry.hit.section) || entry.hit.title),
     bodyTerms: new Set(terms(entry.hit.text)),
     // "Exporting payments › Options": the headings above a section name what it is about too.
-    parentTerms: headingTerms((entry.hit.section ?? '').split(PATH_SEPARATOR).slice(0, -1).join(' ')),
+    parentTerms: headingTerms(parentHeadings(entry.hit.section)),
     sentenceTerms: entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => new Set(terms(sentence))),
   }));
   // A term most candidates hold tells them apart less than one few hold.
@@ -192,7 +191,6 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     .slice(0, limit);
   return ranked.map((entry) => entry.hit);
 }
-
 
 /** Release notes and changelogs ("Release 15.5", "What's New In Python 3.11"), by title or address. */
 function isReleaseNotes(hit: SectionHit): boolean {

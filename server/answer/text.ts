@@ -319,3 +319,8 @@ export function ownHeading(path: string | undefined, options: { withParameters?:
   const heading = path?.split(PATH_SEPARATOR).at(-1) ?? '';
   return options.withParameters ? heading : heading.replace(/\([^()]*\)/g, ' ');
 }
+
+/** The headings above a section's own ("Install › Linux" → "Install"), joined by spaces. */
+export function parentHeadings(path: string | undefined): string {
+  return (path ?? '').split(PATH_SEPARATOR).slice(0, -1).join(' ');
+}
