@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { abbreviating, abbreviationsDefined, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -119,7 +119,7 @@ const MAX_STEPS = 12;
 /** A block of a passage's markdown, in order. */
 type Block =
   | { kind: 'prose'; text: string }
-  | { kind: 'item'; text: string; ordered: boolean; list: number }
+  | { kind: 'item'; text: string; ordered: boolean; list: number; indent: number }
   | { kind: 'code'; markdown: string };
 
 interface Passage {
@@ -160,7 +160,15 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const refusal = { text: noAnswerText(input.language), cited: [] };
   const questionTerms = [...new Set(terms(input.question))];
   const passages = input.sections.map((section, rank) => readPassage(section, rank));
+  // "What is WAL?" is answered where a passage says "Write-Ahead Logging" too, when one of them says they are the same.
+  const spelledOut = abbreviating(abbreviationsDefined(input.question, passages.map(({ section }) => `${section.title}\n${section.section ?? ''}\n${section.markdown || section.text}`), passages.map(({ section }) => ownHeading(section.section) || section.title)), questionTerms);
+  for (const passage of passages) {
+    passage.headingTerms = spelledOut(passage.headingTerms);
+    passage.ownHeadingTerms = spelledOut(passage.ownHeadingTerms);
+    passage.allTerms = spelledOut(passage.allTerms);
+  }
   const units = passages.flatMap(unitsOf);
+  for (const unit of units) unit.terms = spelledOut(unit.terms);
   if (questionTerms.length === 0 || units.length === 0) return refusal;
 
   const documentFrequency = new Map<string, number>();
@@ -378,8 +386,9 @@ function quote(unit: Unit, question: { terms: string[]; asksHow: boolean; openin
     const code = [next, blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
     if (code?.kind === 'code') example = code.markdown;
     else if (next?.kind === 'item' && /:$/.test(lead)) {
-      example = listOf(blocks, next.list);
-      steps = true;
+      // An item announcing a list ("the following commands … can use a parallel plan:") is followed by its own items, nested in it.
+      example = block.kind === 'item' && next.list === block.list ? listOf(blocks, block.list, unit.block) : listOf(blocks, next.list);
+      steps = example !== undefined;
     } else {
       const procedure = blocks.find((other) => other.kind === 'item' && other.ordered);
       if (procedure?.kind === 'item' && procedure.list !== (block.kind === 'item' ? block.list : -1)) {
@@ -478,10 +487,21 @@ function bestExample(blocks: Block[], wanted: string[]): string | undefined {
   return best?.markdown;
 }
 
-/** A list of a passage, as markdown. */
-function listOf(blocks: Block[], list: number): string {
-  const items = blocks.filter((block): block is Extract<Block, { kind: 'item' }> => block.kind === 'item' && block.list === list).slice(0, MAX_STEPS);
-  return items.map((item, index) => `${item.ordered ? `${index + 1}.` : '-'} ${item.text}`).join('\n');
+/** A list of a passage, as markdown; with `under`, only the items nested in that item (undefined when it has none). */
+function listOf(blocks: Block[], list: number, under?: number): string | undefined {
+  type Item = Extract<Block, { kind: 'item' }>;
+  let items = blocks.filter((block): block is Item => block.kind === 'item' && block.list === list);
+  if (under !== undefined) {
+    const parent = blocks[under] as Item;
+    const after = blocks.slice(under + 1);
+    const end = after.findIndex((block) => block.kind !== 'item' || block.list !== list || block.indent <= parent.indent);
+    items = (end === -1 ? after : after.slice(0, end)) as Item[];
+    if (items.length === 0) return undefined;
+  }
+  return items
+    .slice(0, MAX_STEPS)
+    .map((item, index) => `${item.ordered ? `${index + 1}.` : '-'} ${item.text}`)
+    .join('\n');
 }
 
 /** The parts of a question asking two things: split at a further question, a semicolon or "and" joining clauses. */
@@ -545,7 +565,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       flush();
       const ordered = item[1] === undefined;
       if (!list || list.ordered !== ordered) list = { number: lists++, ordered };
-      blocks.push({ kind: 'item', text: item[2]!, ordered, list: list.number });
+      blocks.push({ kind: 'item', text: item[2]!, ordered, list: list.number, indent: line.length - line.trimStart().length });
       continue;
     }
     const last = blocks.at(-1);

@@ -15,10 +15,10 @@
  * are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
-import { publicHits, searchHeadings, searchSections, type SectionHit } from '../search/search.js';
+import { publicHits, searchHeadings, searchSections, sectionHeaded, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, share, terms, unaskedHeadingShare } from './text.js';
+import { abbreviating, abbreviationsDefined, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -88,6 +88,9 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   const named = namedApis(input.question);
   const entriesNamed = named.length > 0 ? await searchHeadings(db, { organisationId: input.organisationId, sources: input.sources, names: named, limit: NAMED_ENTRIES }) : [];
   fuse(entriesNamed, 1);
+  // "What is WAL?": a page that defines an abbreviation ("Write-Ahead Logging (WAL)") may use the long form where it answers.
+  const abbreviations = abbreviationsDefined(input.question, [...candidates.values()].map(({ hit }) => hit.text), [...candidates.values()].map(({ hit }) => ownHeading(hit.section) || hit.title));
+  for (const long of abbreviations.values()) await ask({ text: long, weight: 1, limit: PER_QUERY });
   // A pasted error message is looked up as written: the page that explains it quotes it.
   const error = errorMessageIn(input.question);
   if (error) {
@@ -114,6 +117,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
   const questionTerms = new Set(terms(input.question));
+  const spelledOut = abbreviating(abbreviations, questionTerms);
   const conversationTerms = new Set(input.previousQuestions.slice(-2).flatMap((question) => terms(question)));
   const askedAbout = new Set([...questionTerms, ...conversationTerms, ...terms(input.context?.title ?? '')]);
   const contextPage = normaliseUrl(input.context?.url);
@@ -131,13 +135,13 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   const entries = [...candidates.values()].map((entry) => ({
     ...entry,
     markdown: markdown.get(entry.hit.id) ?? '',
-    titleTerms: new Set(terms(entry.hit.title)),
+    titleTerms: spelledOut(new Set(terms(entry.hit.title))),
     // A page's opening section is headed by the page title.
-    headingTerms: headingTerms(ownHeading(entry.hit.section) || entry.hit.title),
-    bodyTerms: new Set(terms(entry.hit.text)),
+    headingTerms: spelledOut(headingTerms(ownHeading(entry.hit.section) || entry.hit.title)),
+    bodyTerms: spelledOut(new Set(terms(entry.hit.text))),
     // "Exporting payments › Options": the headings above a section name what it is about too.
-    parentTerms: headingTerms(parentHeadings(entry.hit.section)),
-    sentenceTerms: entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => new Set(terms(sentence))),
+    parentTerms: spelledOut(headingTerms(parentHeadings(entry.hit.section))),
+    sentenceTerms: entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => spelledOut(new Set(terms(sentence)))),
   }));
   // A term most candidates hold tells them apart less than one few hold.
   const rarity = new Map<string, number>();
@@ -188,9 +192,26 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
     })
     .filter((entry) => entry.relevant)
     .sort((a, b) => b.score - a.score)
-    .slice(0, limit);
-  return ranked.map((entry) => entry.hit);
+    .map((entry) => entry.hit);
+  // A glossary entry that only sends the reader on ("GIL: See global interpreter lock.") gives its place to where it sends them.
+  for (let index = 0; index < Math.min(limit, ranked.length); index++) {
+    const hit = ranked[index]!;
+    const target = CROSS_REFERENCE.exec(hit.markdown.trim())?.[1];
+    if (!target) continue;
+    const entry = await sectionHeaded(db, { organisationId: input.organisationId, pageId: hit.pageId, heading: target });
+    if (!entry) continue;
+    const later = ranked.findIndex((other) => other.id === entry.id);
+    if (later !== -1 && later < index) ranked.splice(index--, 1);
+    else {
+      if (later !== -1) ranked.splice(later, 1);
+      ranked[index] = (await withMarkdown(db, [entry]))[0]!;
+    }
+  }
+  return ranked.slice(0, limit);
 }
+
+/** A section that only refers to another by its heading: "See global interpreter lock.", "See [method resolution order](#term-MRO)." */
+const CROSS_REFERENCE = /^See\s+(?:also\s+)?\[?([^\]\n.]{2,80}?)\]?(?:\([^)\n]*\))?\.?$/i;
 
 /** Release notes and changelogs ("Release 15.5", "What's New In Python 3.11"), by title or address. */
 function isReleaseNotes(hit: SectionHit): boolean {

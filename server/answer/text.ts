@@ -18,7 +18,7 @@ const STOP_WORDS = new Set(
   able like make made hi hello thanks thank happen happens happened happening work works mean means possible
   exactly actually really still anyone someone somebody question vs versus
   ok okay easiest easy best simplest correct proper properly recommended good useful purpose pick prefer
-  another many much every better`
+  another many much every better stand stands`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -323,4 +323,113 @@ export function ownHeading(path: string | undefined, options: { withParameters?:
 /** The headings above a section's own ("Install › Linux" → "Install"), joined by spaces. */
 export function parentHeadings(path: string | undefined): string {
   return (path ?? '').split(PATH_SEPARATOR).slice(0, -1).join(' ');
+}
+
+/**
+ * What the question's abbreviations stand for, where the texts define them: "Write-Ahead
+ * Logging (WAL)", "TOAST (The Oversized-Attribute Storage Technique)", "(Multiversion
+ * Concurrency Control, MVCC)", "GIN stands for Generalized Inverted Index", a list of acronyms'
+ * "CTE: Common Table Expression", as a line of its own under the abbreviation's. A long form counts only when the abbreviation's letters
+ * are found in it in order, the first at the start of its first word (Schwartz and Hearst's
+ * test), so "the index (GIN)" defines nothing; so does a heading whose words' initials spell
+ * it ("method resolution order"). The first definition found is kept, by the abbreviation's term.
+ */
+export function abbreviationsDefined(question: string, texts: string[], headings: string[] = []): Map<string, string> {
+  const found = new Map<string, string>();
+  const asked = new Set(words(question).filter((word) => /^[a-z][a-z0-9]{1,7}$/.test(word) && terms(word).length > 0));
+  for (const word of asked) {
+    const short = escapeAbbreviation(word.toUpperCase());
+    const definitions = [
+      { pattern: new RegExp(`([^.;:!?()\\n]{3,160})\\(${short}s?\\)`, 'g'), before: true },
+      { pattern: new RegExp(`\\(([^(),\\n]{3,120}),\\s*${short}s?\\)`, 'g'), before: true },
+      { pattern: new RegExp(`(?<![\\w-])${short}s? \\(([^()\\n]{3,120})\\)`, 'g'), before: false },
+      { pattern: new RegExp(`(?:^|\\n)[*_\`]*${short}[*_\`]*(?:[ \\t]*\\n[ \\t]*:?|[ \\t]*:)[ \\t]*([^\\n]{3,120})`, 'g'), before: false },
+      { pattern: new RegExp(`(?<![\\w-])${short} stands for ([^.;\\n]{3,120})`, 'g'), before: false },
+    ];
+    search: for (const text of texts) {
+      if (!text.includes(word.toUpperCase())) continue;
+      for (const { pattern, before } of definitions)
+        for (const match of text.matchAll(pattern)) {
+          const long = longForm(word, match[1]!.replace(/[`*_]/g, ' '), before);
+          if (long) {
+            found.set(terms(word)[0]!, long);
+            break search;
+          }
+        }
+    }
+    // A heading of as many words as the abbreviation has letters, each starting with its letter: "method resolution order".
+    const spelled = found.has(terms(word)[0]!) ? undefined : headings.find((heading) => initials(heading) === word);
+    if (spelled) found.set(terms(word)[0]!, spelled.trim());
+  }
+  return found;
+}
+
+const initials = (heading: string) => {
+  const parts = heading.trim().toLowerCase().split(/[\s-]+/);
+  return parts.length >= 2 && parts.every((part) => /^\p{L}/u.test(part)) ? parts.map((part) => part[0]).join('') : '';
+};
+
+const escapeAbbreviation = (short: string) => short.replace(/[^A-Z0-9]/g, '');
+
+/**
+ * The words of `candidate` an abbreviation stands for: its letters found in order, the first
+ * at a word's start, in no more words than it has letters and two. When the candidate comes
+ * before the abbreviation ("… Write-Ahead Logging (WAL)") the long form is the shortest end of
+ * it that holds them; when it comes after ("TOAST (The Oversized-Attribute Storage Technique)")
+ * it is the shortest start of its first clause that does and ends with a word starting with the
+ * last letter, else that whole clause.
+ */
+function longForm(short: string, candidate: string, before: boolean): string | undefined {
+  const letters = short.toLowerCase();
+  const text = candidate.trim().replace(/\s+/g, ' ');
+  if (before) {
+    const start = lettersStart(text, letters);
+    const long = start === undefined ? undefined : text.slice(start);
+    return long && fits(long, letters) ? long : undefined;
+  }
+  const clause = text.split(/[,;:]|\s[-–—]\s/)[0]!.trim().split(' ').slice(0, letters.length + 2);
+  for (let count = 2; count <= clause.length; count++) {
+    const long = clause.slice(0, count).join(' ');
+    if (clause[count - 1]![0]?.toLowerCase() === letters.at(-1) && lettersStart(long, letters) === 0) return fits(long, letters) ? long : undefined;
+  }
+  const long = clause.join(' ');
+  return lettersStart(long, letters) === 0 && fits(long, letters) ? long : undefined;
+}
+
+/** Where, reading `text` backwards, the last of `letters` found in order is: the first letter at a word's start. */
+function lettersStart(text: string, letters: string): number | undefined {
+  const isWordCharacter = (character: string | undefined) => character !== undefined && /[\p{L}\p{N}]/u.test(character);
+  let at = text.length - 1;
+  for (let index = letters.length - 1; index >= 0; index--) {
+    while (at >= 0 && (text[at]!.toLowerCase() !== letters[index] || (index === 0 && isWordCharacter(text[at - 1])))) at--;
+    if (at < 0) return undefined;
+    if (index > 0) at--;
+  }
+  return at;
+}
+
+/** A long form of at least two words and no more than the abbreviation's letters and two. */
+function fits(long: string, letters: string): boolean {
+  const count = long.split(/[\s-]+/).filter(Boolean).length;
+  return count >= 2 && count <= letters.length + 2 && !long.toLowerCase().split(/\s+/).includes(letters);
+}
+
+/**
+ * Term sets in which a long form the question's abbreviation stands for holds the abbreviation
+ * instead ("write ahead log" → "wal"): said either way, it is the same thing, counted once.
+ * Terms the question asks for itself are kept.
+ */
+export function abbreviating(abbreviations: Map<string, string>, asked: Iterable<string>): (have: Set<string>) => Set<string> {
+  const kept = new Set(asked);
+  const forms = [...abbreviations].map(([short, long]) => ({ short, long: [...new Set(terms(long))] })).filter((form) => form.long.length > 0);
+  return (have) => {
+    let result = have;
+    for (const { short, long } of forms) {
+      if (!long.every((term) => have.has(term))) continue;
+      if (result === have) result = new Set(have);
+      for (const term of long) if (!kept.has(term)) result.delete(term);
+      result.add(short);
+    }
+    return result;
+  };
 }

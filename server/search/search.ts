@@ -190,6 +190,22 @@ export async function searchHeadings(db: Queryable, params: { organisationId: st
     .map((entry) => toHit(entry.row, { words: [], stems: [], prefixes: [], phrases: [] }));
 }
 
+/**
+ * The section of a page headed `heading` (its own heading, letter case aside), if it has one:
+ * where a glossary's "GIL: See global interpreter lock." sends the reader.
+ */
+export async function sectionHeaded(db: Queryable, params: { organisationId: string; pageId: string; heading: string }): Promise<SectionHit | undefined> {
+  const heading = params.heading.trim().toLowerCase();
+  const rows = await db.query<SectionRow>(
+    `SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.title, s.path, t.text, 1 AS score
+       FROM search_sections s JOIN search_section_texts t ON t.id = s.id
+      WHERE s.organisation_id = $1 AND s.page_id = $2 AND strpos(lower(s.path), $3) > 0`,
+    [params.organisationId, params.pageId, heading],
+  );
+  const row = rows.find((candidate) => ownHeadingOf(candidate.path).toLowerCase() === heading);
+  return row && toHit(row, { words: [], stems: [], prefixes: [], phrases: [] });
+}
+
 /** The last heading of a heading path, trimmed. */
 const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
 

@@ -128,6 +128,38 @@ const QUALITY_PAGES = [
       '## widget secret',
       '',
       'The token a page sends to prove it may use a widget. It is shown once, when the widget is created, and a widget secret can be replaced at any time.',
+      '',
+      '## GRV',
+      '',
+      'See gross refund value.',
+      '',
+      '## gross refund value',
+      '',
+      'The sum of the refunds a storefront paid in a month, before fees are taken off.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/settlement',
+    title: 'Settlement',
+    content: [
+      '# Settlement',
+      '',
+      '## DSQ internals',
+      '',
+      'DSQ records are appended to the DSQ files as each payment arrives. The DSQ writer flushes the DSQ every second, and DSQ files are recycled once settled.',
+      '',
+      '## Delayed Settlement Queue (DSQ)',
+      '',
+      'Delayed Settlement Queue (DSQ) is where Acme holds a payment until the bank confirms it. A payment leaves the queue once it is settled.',
+      '',
+      '## When settlement is skipped',
+      '',
+      'Settlement is skipped on bank holidays. Even then, the following payments are settled:',
+      '',
+      '- Payments of the storefront itself, and those of its staff, which are settled in full, on the day they are made, so the storefront can go on selling:',
+      '  - refunds to a card',
+      '  - payouts to a bank account',
+      '- Payments held for review, which wait for a person to look at them.',
     ].join('\n'),
   },
   {
@@ -714,6 +746,24 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('What is a widget secret?');
     assert.match(json.text, /^The token a page sends to prove it may use a widget\. It is shown once, when the widget is created/);
     assert.equal(json.sources[0].url, 'https://acme.test/docs/glossary#widget-secret');
+  });
+
+  test('"what is …?" of an abbreviation is answered by the passage that spells it out, not one that only uses it', async () => {
+    const { json } = await ask('What is the DSQ?');
+    assert.match(json.text, /^Delayed Settlement Queue \(DSQ\) is where Acme holds a payment until the bank confirms it\./);
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/settlement#delayed-settlement-queue-dsq');
+  });
+
+  test('a glossary entry that only says "See …" gives way to the entry it points to', async () => {
+    const { json } = await ask('What is the GRV?');
+    assert.match(json.text, /^The sum of the refunds a storefront paid in a month, before fees are taken off \[1\]\./);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/glossary#gross-refund-value']);
+  });
+
+  test('a list item that announces a list is followed by its own nested items, not by the list it is part of', async () => {
+    const { json } = await ask('Which payments of the storefront and its staff are settled on bank holidays?');
+    assert.ok(json.text.includes('so the storefront can go on selling [1]:\n\n- refunds to a card\n- payouts to a bank account'), json.text);
+    assert.doesNotMatch(json.text, /^- Payments|held for review/m, json.text);
   });
 
   test('a label line ("Source code: …") is never quoted as the answer', async () => {
