@@ -264,7 +264,15 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     return chosen;
   };
 
-  const answering = best(units, questionTerms);
+  // A version the visitor mentions ("in postgres 15") is rarely written where the answer is.
+  const required = new Set(questionTerms.filter((term) => !/^\d+$/.test(term)));
+  const parts = questionParts(input.question).map((part) => terms(part));
+  // Only a passage that covers the question can answer it: when the best sentence is in one that does not, another may.
+  // A question of two parts no passage covers alone may be answered by two that each cover a part.
+  const covering = (wanted: Set<string>[]) => new Set(passages.filter((passage) => wanted.some((asked) => share(asked, passage.allTerms) >= MIN_COVERAGE)));
+  let answerable = covering([required]);
+  if (answerable.size === 0 && parts.length > 1) answerable = covering(parts.map((part) => new Set(part)));
+  const answering = best(units.filter((unit) => answerable.has(unit.passage)), questionTerms);
   if (!answering) return refusal;
   const first = answering.unit;
   // A passage headed by what is asked opens by saying what that is ("Transform a method into a class
@@ -306,7 +314,6 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     }
   }
   // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
-  const parts = questionParts(input.question).map((part) => terms(part));
   const unanswered = parts.length > 1 ? parts.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
   if (unanswered.length > 0) {
     const second = best(units.filter((unit) => unit.passage !== first.passage), unanswered)?.unit;
@@ -320,8 +327,6 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       quoted.sort((a, b) => partOf(a) - partOf(b));
     }
   }
-  // A version the visitor mentions ("in postgres 15") is rarely written where the answer is.
-  const required = new Set(questionTerms.filter((term) => !/^\d+$/.test(term)));
   if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
   const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCALES } from '../../wire/contract.js';
-import { NO_ANSWER } from '../../server/answer/embedded.js';
+import { NO_ANSWER, composeAnswer } from '../../server/answer/embedded.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { CHAT, PYTHON_SNIPPET, SIGNING_PAGE, SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
 
@@ -764,6 +764,24 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('Which payments of the storefront and its staff are settled on bank holidays?');
     assert.ok(json.text.includes('so the storefront can go on selling [1]:\n\n- refunds to a card\n- payouts to a bank account'), json.text);
     assert.doesNotMatch(json.text, /^- Payments|held for review/m, json.text);
+  });
+
+  test('when the sentence that matches best is in a passage that does not cover the question, a passage that does answers instead of a refusal', () => {
+    const passage = (citation: number, title: string, section: string, markdown: string) => ({ citation, url: `https://acme.test/docs/${citation}`, title, pageId: `p${citation}`, section, text: markdown, markdown });
+    const { text, cited } = composeAnswer({
+      question: 'How do I pause the payout schedule over a bank holiday?',
+      language: 'en',
+      history: [],
+      sections: [
+        // First in rank and its heading names two of the question's words, but it says nothing of payouts or holidays.
+        passage(1, 'Schedules', 'Pausing a schedule', 'To pause a schedule, press Pause on the schedule page.'),
+        passage(2, 'Invoices', 'Sending invoices', 'Invoices are sent on the first day of the month.'),
+        passage(3, 'Reports', 'Monthly reports', 'Reports are written at the end of each month.'),
+        passage(4, 'Bank holidays', 'Payouts', 'No payouts are sent on a bank holiday; a schedule that would send one waits for the next working day.'),
+      ],
+    });
+    assert.equal(text, 'No payouts are sent on a bank holiday; a schedule that would send one waits for the next working day [1].');
+    assert.deepEqual(cited.map((section) => section.url), ['https://acme.test/docs/4']);
   });
 
   test('a label line ("Source code: …") is never quoted as the answer', async () => {
