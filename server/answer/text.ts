@@ -339,23 +339,15 @@ export function abbreviationsDefined(question: string, texts: string[], headings
   const asked = new Set(words(question).filter((word) => /^[a-z][a-z0-9]{1,7}$/.test(word) && terms(word).length > 0));
   for (const word of asked) {
     const short = escapeAbbreviation(word.toUpperCase());
-    const definitions = [
-      { pattern: new RegExp(`([^.;:!?()\\n]{3,160})\\(${short}s?\\)`, 'g'), before: true },
-      { pattern: new RegExp(`\\(([^(),\\n]{3,120}),\\s*${short}s?\\)`, 'g'), before: true },
-      { pattern: new RegExp(`(?<![\\w-])${short}s? \\(([^()\\n]{3,120})\\)`, 'g'), before: false },
-      { pattern: new RegExp(`(?:^|\\n)[*_\`]*${short}[*_\`]*(?:[ \\t]*\\n[ \\t]*:?|[ \\t]*:)[ \\t]*([^\\n]{3,120})`, 'g'), before: false },
-      { pattern: new RegExp(`(?<![\\w-])${short} stands for ([^.;\\n]{3,120})`, 'g'), before: false },
-    ];
     search: for (const text of texts) {
-      if (!text.includes(word.toUpperCase())) continue;
-      for (const { pattern, before } of definitions)
-        for (const match of text.matchAll(pattern)) {
-          const long = longForm(word, match[1]!.replace(/[`*_]/g, ' '), before);
-          if (long) {
-            found.set(terms(word)[0]!, long);
-            break search;
-          }
+      if (!text.includes(short)) continue;
+      for (const { candidate, before } of definitionCandidates(text, short)) {
+        const long = longForm(word, candidate.replace(/[`*_]/g, ' '), before);
+        if (long) {
+          found.set(terms(word)[0]!, long);
+          break search;
         }
+      }
     }
     // A heading of as many words as the abbreviation has letters, each starting with its letter: "method resolution order".
     const spelled = found.has(terms(word)[0]!) ? undefined : headings.find((heading) => initials(heading) === word);
@@ -370,6 +362,29 @@ const initials = (heading: string) => {
 };
 
 const escapeAbbreviation = (short: string) => short.replace(/[^A-Z0-9]/g, '');
+
+/**
+ * Where a text may spell out an abbreviation: the words before "(WAL)" (back to the sentence's
+ * or parenthesis's start), those in "(Multiversion Concurrency Control, MVCC)", those in
+ * "TOAST (…)", the line under or after "CTE:" in a list of acronyms, and what "GIN stands
+ * for". Each place is found from the abbreviation itself, so a long text costs one pass.
+ */
+function* definitionCandidates(text: string, short: string): Generator<{ candidate: string; before: boolean }> {
+  for (const match of text.matchAll(new RegExp(`\\(${short}s?\\)`, 'g'))) {
+    yield { candidate: text.slice(Math.max(0, match.index - 160), match.index).split(/[.;:!?()\n]/).at(-1)!, before: true };
+  }
+  for (const match of text.matchAll(new RegExp(`,\\s*${short}s?\\)`, 'g'))) {
+    const preceding = text.slice(Math.max(0, match.index - 120), match.index);
+    const inside = preceding.slice(preceding.lastIndexOf('(') + 1);
+    if (preceding.includes('(') && !/[(),\n]/.test(inside)) yield { candidate: inside, before: true };
+  }
+  const after = [
+    new RegExp(`(?<![\\w-])${short}s? \\(([^()\\n]{3,120})\\)`, 'g'),
+    new RegExp(`(?:^|\\n)[*_\`]*${short}[*_\`]*(?:[ \\t]*\\n[ \\t]*:?|[ \\t]*:)[ \\t]*([^\\n]{3,120})`, 'g'),
+    new RegExp(`(?<![\\w-])${short} stands for ([^.;\\n]{3,120})`, 'g'),
+  ];
+  for (const pattern of after) for (const match of text.matchAll(pattern)) yield { candidate: match[1]!, before: false };
+}
 
 /**
  * The words of `candidate` an abbreviation stands for: its letters found in order, the first
