@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, abbreviationsDefined, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { abbreviating, abbreviationsIn, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -161,7 +161,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const questionTerms = [...new Set(terms(input.question))];
   const passages = input.sections.map((section, rank) => readPassage(section, rank));
   // "What is WAL?" is answered where a passage says "Write-Ahead Logging" too, when one of them says they are the same.
-  const spelledOut = abbreviating(abbreviationsDefined(input.question, passages.map(({ section }) => `${section.title}\n${section.section ?? ''}\n${section.markdown || section.text}`), passages.map(({ section }) => ownHeading(section.section) || section.title)), questionTerms);
+  const spelledOut = abbreviating(abbreviationsIn(input.question, input.sections.map((section) => ({ ...section, text: section.markdown || section.text }))), questionTerms);
   for (const passage of passages) {
     passage.headingTerms = spelledOut(passage.headingTerms);
     passage.ownHeadingTerms = spelledOut(passage.ownHeadingTerms);
@@ -271,7 +271,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   // A question of two parts no passage covers alone may be answered by two that each cover a part.
   const covering = (wanted: Set<string>[]) => new Set(passages.filter((passage) => wanted.some((asked) => share(asked, passage.allTerms) >= MIN_COVERAGE)));
   let answerable = covering([required]);
-  if (answerable.size === 0 && parts.length > 1) answerable = covering(parts.map((part) => new Set(part)));
+  if (answerable.size === 0 && parts.length > 1) answerable = covering(parts.map((part) => new Set(part.filter((term) => required.has(term)))));
   const answering = best(units.filter((unit) => answerable.has(unit.passage)), questionTerms);
   if (!answering) return refusal;
   const first = answering.unit;
@@ -492,15 +492,18 @@ function bestExample(blocks: Block[], wanted: string[]): string | undefined {
   return best?.markdown;
 }
 
-/** A list of a passage, as markdown; with `under`, only the items nested in that item (undefined when it has none). */
+/**
+ * A list of a passage, as markdown. With `under`, what that item announces: the items nested in
+ * it, or when it has none, the items after it.
+ */
 function listOf(blocks: Block[], list: number, under?: number): string | undefined {
   type Item = Extract<Block, { kind: 'item' }>;
   let items = blocks.filter((block): block is Item => block.kind === 'item' && block.list === list);
   if (under !== undefined) {
     const parent = blocks[under] as Item;
-    const after = blocks.slice(under + 1);
-    const end = after.findIndex((block) => block.kind !== 'item' || block.list !== list || block.indent <= parent.indent);
-    items = (end === -1 ? after : after.slice(0, end)) as Item[];
+    const after = items.filter((item) => blocks.indexOf(item) > under);
+    const end = after.findIndex((item) => item.indent <= parent.indent);
+    items = end > 0 ? after.slice(0, end) : after;
     if (items.length === 0) return undefined;
   }
   return items
@@ -570,7 +573,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       flush();
       const ordered = item[1] === undefined;
       if (!list || list.ordered !== ordered) list = { number: lists++, ordered };
-      blocks.push({ kind: 'item', text: item[2]!, ordered, list: list.number, indent: line.length - line.trimStart().length });
+      blocks.push({ kind: 'item', text: item[2]!, ordered, list: list.number, indent: /^\s*/.exec(line)![0].replace(/\t/g, '    ').length });
       continue;
     }
     const last = blocks.at(-1);

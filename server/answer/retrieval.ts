@@ -17,8 +17,9 @@
 import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchHeadings, searchSections, sectionHeaded, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
+import { plainInline } from '../content/markdown.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { abbreviating, abbreviationsDefined, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, share, terms, unaskedHeadingShare } from './text.js';
+import { abbreviating, abbreviationsIn, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, share, terms, unaskedHeadingShare } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -89,7 +90,7 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   const entriesNamed = named.length > 0 ? await searchHeadings(db, { organisationId: input.organisationId, sources: input.sources, names: named, limit: NAMED_ENTRIES }) : [];
   fuse(entriesNamed, 1);
   // "What is WAL?": a page that defines an abbreviation ("Write-Ahead Logging (WAL)") may use the long form where it answers.
-  const abbreviations = abbreviationsDefined(input.question, [...candidates.values()].map(({ hit }) => hit.text), [...candidates.values()].map(({ hit }) => ownHeading(hit.section) || hit.title));
+  const abbreviations = abbreviationsIn(input.question, [...candidates.values()].map(({ hit }) => hit));
   for (const long of abbreviations.values()) await ask({ text: long, weight: 1, limit: PER_QUERY });
   // A pasted error message is looked up as written: the page that explains it quotes it.
   const error = errorMessageIn(input.question);
@@ -196,10 +197,10 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   // A glossary entry that only sends the reader on ("GIL: See global interpreter lock.") gives its place to where it sends them.
   for (let index = 0; index < Math.min(limit, ranked.length); index++) {
     const hit = ranked[index]!;
-    const target = CROSS_REFERENCE.exec(hit.markdown.trim())?.[1];
+    const target = CROSS_REFERENCE.exec(plainInline(hit.markdown).trim())?.[1];
     if (!target) continue;
     const entry = await sectionHeaded(db, { organisationId: input.organisationId, pageId: hit.pageId, heading: target });
-    if (!entry) continue;
+    if (!entry || entry.id === hit.id) continue;
     const later = ranked.findIndex((other) => other.id === entry.id);
     if (later !== -1 && later < index) ranked.splice(index--, 1);
     else {
@@ -210,8 +211,8 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
   return ranked.slice(0, limit);
 }
 
-/** A section that only refers to another by its heading: "See global interpreter lock.", "See [method resolution order](#term-MRO)." */
-const CROSS_REFERENCE = /^See\s+(?:also\s+)?\[?([^\]\n.]{2,80}?)\]?(?:\([^)\n]*\))?\.?$/i;
+/** A section that only refers to another by its heading (its markdown read as plain text): "See global interpreter lock.", "See also: method resolution order." */
+const CROSS_REFERENCE = /^See\s+(?:also\s*:?\s+)?([^\n.:]{2,80}?)\.?$/i;
 
 /** Release notes and changelogs ("Release 15.5", "What's New In Python 3.11"), by title or address. */
 function isReleaseNotes(hit: SectionHit): boolean {

@@ -328,40 +328,58 @@ export function parentHeadings(path: string | undefined): string {
 /**
  * What the question's abbreviations stand for, where the texts define them: "Write-Ahead
  * Logging (WAL)", "TOAST (The Oversized-Attribute Storage Technique)", "(Multiversion
- * Concurrency Control, MVCC)", "GIN stands for Generalized Inverted Index", a list of acronyms'
- * "CTE: Common Table Expression", as a line of its own under the abbreviation's. A long form counts only when the abbreviation's letters
- * are found in it in order, the first at the start of its first word (Schwartz and Hearst's
- * test), so "the index (GIN)" defines nothing; so does a heading whose words' initials spell
- * it ("method resolution order"). The first definition found is kept, by the abbreviation's term.
+ * Concurrency Control, MVCC)", "GIN stands for Generalized Inverted Index", a list of
+ * acronyms' "CTE: Common Table Expression" (or the long form as a line of its own under the
+ * abbreviation). A long form counts only when the abbreviation's letters are found in it in
+ * order, the first at the start of its first word (Schwartz and Hearst's test), so "the index
+ * (GIN)" defines nothing. A heading whose words' initials spell the abbreviation ("method
+ * resolution order") defines it too, when the question or a text writes it in capitals. The
+ * first definition found is kept, by the abbreviation's term; a plural ("CTEs") is read as its
+ * singular. At most `MAX_ABBREVIATIONS` of the question's words are looked up.
  */
 export function abbreviationsDefined(question: string, texts: string[], headings: string[] = []): Map<string, string> {
   const found = new Map<string, string>();
-  const asked = new Set(words(question).filter((word) => /^[a-z][a-z0-9]{1,7}$/.test(word) && terms(word).length > 0));
-  for (const word of asked) {
-    const short = escapeAbbreviation(word.toUpperCase());
+  const asked = [...new Set(words(question).filter((word) => /^[a-z][a-z0-9]{1,7}$/.test(word) && terms(word).length > 0))];
+  for (const word of asked.slice(0, MAX_ABBREVIATIONS)) {
+    const letters = word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word;
+    const short = letters.toUpperCase();
+    const term = terms(word)[0]!;
     search: for (const text of texts) {
       if (!text.includes(short)) continue;
       for (const { candidate, before } of definitionCandidates(text, short)) {
-        const long = longForm(word, candidate.replace(/[`*_]/g, ' '), before);
+        const long = longForm(letters, candidate.replace(/[`*_]/g, ' '), before);
         if (long) {
-          found.set(terms(word)[0]!, long);
+          found.set(term, long);
           break search;
         }
       }
     }
+    if (found.has(term) || letters.length < 3) continue;
     // A heading of as many words as the abbreviation has letters, each starting with its letter: "method resolution order".
-    const spelled = found.has(terms(word)[0]!) ? undefined : headings.find((heading) => initials(heading) === word);
-    if (spelled) found.set(terms(word)[0]!, spelled.trim());
+    const capitals = new RegExp(`(?<![\\p{L}\\p{N}_])${short}s?(?![\\p{L}\\p{N}_])`, 'u');
+    const spelled = headings.find((heading) => initials(heading) === letters);
+    if (spelled && [question, ...texts].some((text) => capitals.test(text))) found.set(term, spelled.trim());
   }
   return found;
 }
+
+/** What the question's abbreviations stand for, where the sections (their headings and texts) define them. */
+export function abbreviationsIn(question: string, sections: { title: string; section?: string; text: string }[]): Map<string, string> {
+  return abbreviationsDefined(
+    question,
+    // Blank lines apart, so a heading is never read as an abbreviation over the first line of the text.
+    sections.map(({ title, section, text }) => `${title}\n\n${section ?? ''}\n\n${text}`),
+    sections.map(({ title, section }) => ownHeading(section) || title),
+  );
+}
+
+/** The most words of a question looked up as abbreviations (each found one is searched for once more). */
+const MAX_ABBREVIATIONS = 3;
 
 const initials = (heading: string) => {
   const parts = heading.trim().toLowerCase().split(/[\s-]+/);
   return parts.length >= 2 && parts.every((part) => /^\p{L}/u.test(part)) ? parts.map((part) => part[0]).join('') : '';
 };
-
-const escapeAbbreviation = (short: string) => short.replace(/[^A-Z0-9]/g, '');
 
 /**
  * Where a text may spell out an abbreviation: the words before "(WAL)" (back to the sentence's
@@ -392,7 +410,7 @@ function* definitionCandidates(text: string, short: string): Generator<{ candida
  * before the abbreviation ("… Write-Ahead Logging (WAL)") the long form is the shortest end of
  * it that holds them; when it comes after ("TOAST (The Oversized-Attribute Storage Technique)")
  * it is the shortest start of its first clause that does and ends with a word starting with the
- * last letter, else that whole clause.
+ * last letter, else that whole clause if it is short enough.
  */
 function longForm(short: string, candidate: string, before: boolean): string | undefined {
   const letters = short.toLowerCase();
@@ -402,11 +420,12 @@ function longForm(short: string, candidate: string, before: boolean): string | u
     const long = start === undefined ? undefined : text.slice(start);
     return long && fits(long, letters) ? long : undefined;
   }
-  const clause = text.split(/[,;:]|\s[-–—]\s/)[0]!.trim().split(' ').slice(0, letters.length + 2);
-  for (let count = 2; count <= clause.length; count++) {
+  const clause = text.split(/[,;:]|\s[-–—]\s/)[0]!.trim().split(' ');
+  for (let count = 2; count <= Math.min(clause.length, letters.length + 2); count++) {
     const long = clause.slice(0, count).join(' ');
     if (clause[count - 1]![0]?.toLowerCase() === letters.at(-1) && lettersStart(long, letters) === 0) return fits(long, letters) ? long : undefined;
   }
+  // Else the whole clause, when it is no longer than a long form can be ("Generalized Inverted Index").
   const long = clause.join(' ');
   return lettersStart(long, letters) === 0 && fits(long, letters) ? long : undefined;
 }

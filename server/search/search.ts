@@ -191,18 +191,20 @@ export async function searchHeadings(db: Queryable, params: { organisationId: st
 }
 
 /**
- * The section of a page headed `heading` (its own heading, letter case aside), if it has one:
- * where a glossary's "GIL: See global interpreter lock." sends the reader.
+ * The section of a page headed `heading` (its own heading, or the page title for its opening
+ * section; letter case aside), if it has one: where a glossary's "GIL: See global interpreter
+ * lock." sends the reader.
  */
 export async function sectionHeaded(db: Queryable, params: { organisationId: string; pageId: string; heading: string }): Promise<SectionHit | undefined> {
-  const heading = params.heading.trim().toLowerCase();
-  const rows = await db.query<SectionRow>(
+  const [row] = await db.query<SectionRow>(
     `SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.title, s.path, t.text, 1 AS score
        FROM search_sections s JOIN search_section_texts t ON t.id = s.id
-      WHERE s.organisation_id = $1 AND s.page_id = $2 AND strpos(lower(s.path), $3) > 0`,
-    [params.organisationId, params.pageId, heading],
+      WHERE s.organisation_id = $1 AND s.page_id = $2
+        AND lower(btrim(CASE WHEN s.path = '' THEN s.title ELSE regexp_replace(s.path, $4, '') END)) = $3
+      ORDER BY s.position
+      LIMIT 1`,
+    [params.organisationId, params.pageId, params.heading.trim().toLowerCase(), `^.*${PATH_SEPARATOR}`],
   );
-  const row = rows.find((candidate) => ownHeadingOf(candidate.path).toLowerCase() === heading);
   return row && toHit(row, { words: [], stems: [], prefixes: [], phrases: [] });
 }
 

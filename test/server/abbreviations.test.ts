@@ -38,3 +38,14 @@ test('a term set holding the long form holds the abbreviation instead, keeping t
   assert.deepEqual([...spelledOut(new Set(['block', 'rang', 'index', 'scan']))].sort(), ['brin', 'index', 'scan']);
   assert.deepEqual([...spelledOut(new Set(['block', 'size']))].sort(), ['block', 'size']);
 });
+
+test('a plural abbreviation is read as its singular', () => {
+  assert.deepEqual(defined('What are CTEs?', 'Scans of common table expressions (CTEs) are never parallel.'), ['common table expressions']);
+});
+
+test('a heading spells out only a word written in capitals somewhere, and a long sentence under a bare word defines nothing', () => {
+  assert.deepEqual(defined('How do I add a webhook?', 'Webhooks are called for each event.', ['Advanced Data Definitions']), []);
+  assert.deepEqual(defined('where is the id?', 'every row has an id', ['Inline Documents']), []);
+  assert.deepEqual(defined('what is mro', 'MRO\nSee method resolution order.', ['method resolution order']), ['method resolution order']);
+  assert.deepEqual(defined('what is a DB', 'DB\nDatabase connection settings are read from the file at start.'), []);
+});

@@ -766,6 +766,17 @@ describe('grounding and the embedded answer', () => {
     assert.doesNotMatch(json.text, /^- Payments|held for review/m, json.text);
   });
 
+  test('a list item that announces the items after it, at its own level, is followed by them', () => {
+    const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
+    const { text } = composeAnswer({
+      question: 'Which formats can exports be written in?',
+      language: 'en',
+      history: [],
+      sections: [{ citation: 1, url: 'https://acme.test/docs/exports', title: 'Exports', pageId: 'p1', section: 'Formats', text: markdown, markdown }],
+    });
+    assert.equal(text, 'Exports can be written in these formats, chosen per export [1]:\n\n- CSV, with a header row\n- JSON lines, one object per line');
+  });
+
   test('when the sentence that matches best is in a passage that does not cover the question, a passage that does answers instead of a refusal', () => {
     const passage = (citation: number, title: string, section: string, markdown: string) => ({ citation, url: `https://acme.test/docs/${citation}`, title, pageId: `p${citation}`, section, text: markdown, markdown });
     const { text, cited } = composeAnswer({
