@@ -10,9 +10,9 @@
  * one of its sentences holds, first; its heading and its page's title holding them next, then
  * the engine's ranking, the conversation's terms and the page being read; the entry of a call
  * the question names ("What does zip() do?") above a page named after the word; a section
- * whose heading names something the visitor did not ask about ("Windows" when nobody said
- * Windows) ranks lower, and sections sharing no term with the question or the conversation
- * are dropped.
+ * whose heading (a page's opening: the page's title) names something the visitor did not ask
+ * about ("Windows" when nobody said Windows) ranks lower, and sections sharing no term with the
+ * question or the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { publicHits, searchHeadings, searchSections, sectionHeaded, type SectionHit } from '../search/search.js';
@@ -165,7 +165,8 @@ export async function retrieveSections(db: Queryable, input: RetrievalInput): Pr
       const sentenceCoverage = Math.max(0, ...sentenceTerms.map((sentence) => weightedShare((term) => sentence.has(term))));
       const followUp = share(conversationTerms, new Set([...titleTerms, ...headingTerms, ...bodyTerms]));
       const onThisPage = contextPage !== undefined && normaliseUrl(hit.url) === contextPage;
-      const offTopic = unaskedHeadingShare(hit.section, askedAbout);
+      // A page's opening section is headed by its title: "CREATE MATERIALIZED VIEW" names more than "create a view".
+      const offTopic = unaskedHeadingShare(hit.section || hit.title, askedAbout);
       const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
       const changes = !asksAboutChanges && isReleaseNotes(hit);
       const ownHeadingText = ownHeading(hit.section, { withParameters: true }) || hit.title;

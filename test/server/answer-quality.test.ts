@@ -139,6 +139,27 @@ const QUALITY_PAGES = [
     ].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/scheduled-transfers',
+    title: 'Scheduled transfers',
+    content: [
+      '# Scheduled transfers',
+      '',
+      'Scheduled transfers move a balance every night. To create a scheduled transfer, open the balance, press Schedule and pick the hour of the transfer.',
+      'A scheduled transfer can be paused, and a transfer that failed is tried again the next night.',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/transfers',
+    title: 'Transfers',
+    content: [
+      '# Transfers',
+      '',
+      'To create a transfer, open the balance and press Transfer: the amount reaches the other account within a day.',
+      '',
+      'The balance page lists the amounts that came in and went out each day, with the name of the other account, the reference the payer gave and the fees that were taken off, so the bookkeeper can match every amount with an invoice.',
+    ].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/settlement',
     title: 'Settlement',
     content: [
@@ -764,6 +785,12 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('Which payments of the storefront and its staff are settled on bank holidays?');
     assert.ok(json.text.includes('so the storefront can go on selling [1]:\n\n- refunds to a card\n- payouts to a bank account'), json.text);
     assert.doesNotMatch(json.text, /^- Payments|held for review/m, json.text);
+  });
+
+  test('a page whose title names something the visitor did not ask about ranks below the page titled by what was asked', async () => {
+    const { json } = await ask('How do I create a transfer?');
+    assert.match(json.text, /^To create a transfer, open the balance and press Transfer/);
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/transfers');
   });
 
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
