@@ -184,6 +184,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const askedAbout = new Set([...questionTerms, ...contextTerms]);
 
   const definitional = DEFINITION_ASKED.test(input.question);
+  const asksHow = HOW_ASKED.test(input.question);
   // A pasted error is explained right where the page shows it: the sentence holding it or following the example that does.
   const error = errorMessageIn(input.question);
   const stretches = (error ? errorStretches(error) : []).filter((stretch) => stretch.length >= 8);
@@ -253,8 +254,9 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       const phrased = 1 + PAIR_WEIGHT * pairShare(unit);
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
-      // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it.
-      const signpost = SIGNPOST.test(unit.text) ? 0.1 : 1;
+      // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it; "CREATE VIEW —
+      // define a new view" says what a command does, which answers "How do I …?" less than a sentence that shows how.
+      const signpost = SIGNPOST.test(unit.text) ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
       const score =
         signpost *
         phrased *
@@ -292,7 +294,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     }
     return ENDS_SENTENCE.test(text) ? text : undefined;
   };
-  const asked = { terms: questionTerms, asksHow: HOW_ASKED.test(input.question), openingOf };
+  const asked = { terms: questionTerms, asksHow, openingOf };
   const quoted = [quote(first, asked)];
   // A later sentence of the passage often says the rest ("It can be enabled using `-X dev`"): quoted too when good enough.
   const lead = quoted[0]!;
@@ -622,6 +624,11 @@ function tableRow(line: string, next: string | undefined, header: string[] | und
   return filled.map((cell) => (/[.!?:]$/.test(cell) || filled.length === 1 ? cell : `${cell}:`)).join(' ').replace(/:$/, '.');
 }
 
+/** A line naming something and saying what it does, a reference page's opening: "CREATE VIEW — define a new view". */
+const NAME_AND_PURPOSE = /^\S.*\s[—–]\s\S/;
+/** How much such a line counts in answering "How do I …?". */
+const NAME_AND_PURPOSE_FOR_HOW = 0.3;
+
 /** A passage's sentences and list items. */
 function unitsOf(passage: Passage): Unit[] {
   const units: Unit[] = [];
@@ -631,8 +638,9 @@ function unitsOf(passage: Passage): Unit[] {
       const text = cleanInline(sentence);
       const count = wordCount(text);
       if (count < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
-      // A short line that ends no sentence ("Source code: Lib/json/__init__.py") is a label, not an answer.
-      if (block.kind === 'prose' && count < 8 && !/[.!?:。！？：]$/.test(text)) continue;
+      // A short line that ends no sentence ("Source code: Lib/json/__init__.py") is a label, not an answer; a name and
+      // what it does ("CREATE VIEW — define a new view") is one.
+      if (block.kind === 'prose' && count < 8 && !/[.!?:。！？：]$/.test(text) && !NAME_AND_PURPOSE.test(text)) continue;
       const plain = plainInline(text);
       units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, words: count });
     }

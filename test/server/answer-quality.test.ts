@@ -793,6 +793,34 @@ describe('grounding and the embedded answer', () => {
     assert.equal(json.sources[0].url, 'https://acme.test/docs/transfers');
   });
 
+  test('a reference page\'s opening line, a name and what it does, answers though it ends no sentence', () => {
+    const markdown = 'RENEW KEY — replace a signing key';
+    const { text, cited } = composeAnswer({
+      question: 'How do I replace a signing key?',
+      language: 'en',
+      history: [],
+      sections: [{ citation: 1, url: 'https://acme.test/docs/renew-key', title: 'RENEW KEY', pageId: 'p1', text: markdown, markdown }],
+    });
+    assert.equal(text, 'RENEW KEY — replace a signing key [1]');
+    assert.equal(cited.length, 1);
+  });
+
+  test('"How do I …?" is answered by the sentence that shows how, not by a reference page\'s line saying what a command does', () => {
+    const purpose = 'RENEW KEY — replace a signing key';
+    const how = ['To replace a signing key, run the renew command on the server:', '', '```sh', 'acme renew-key', '```'].join('\n');
+    const { text, cited } = composeAnswer({
+      question: 'How do I replace a signing key?',
+      language: 'en',
+      history: [],
+      sections: [
+        { citation: 1, url: 'https://acme.test/docs/renew-key', title: 'RENEW KEY', pageId: 'p1', text: purpose, markdown: purpose },
+        { citation: 2, url: 'https://acme.test/docs/keys#replacing-a-key', title: 'Keys', pageId: 'p2', section: 'Replacing a key', text: how, markdown: how },
+      ],
+    });
+    assert.equal(text, 'To replace a signing key, run the renew command on the server [1]:\n\n```sh\nacme renew-key\n```');
+    assert.deepEqual(cited.map((section) => section.url), ['https://acme.test/docs/keys#replacing-a-key']);
+  });
+
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
     const { text } = composeAnswer({
