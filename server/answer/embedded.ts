@@ -503,7 +503,7 @@ function listOf(blocks: Block[], list: number, under?: number): string | undefin
   let items = blocks.filter((block): block is Item => block.kind === 'item' && block.list === list);
   if (under !== undefined) {
     const parent = blocks[under] as Item;
-    const after = items.filter((item) => blocks.indexOf(item) > under);
+    const after = blocks.slice(under + 1).filter((block): block is Item => block.kind === 'item' && block.list === list);
     const end = after.findIndex((item) => item.indent <= parent.indent);
     items = end > 0 ? after.slice(0, end) : after;
     if (items.length === 0) return undefined;
