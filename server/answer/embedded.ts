@@ -472,7 +472,9 @@ const SIGNATURE_CHARACTERS = 60;
 function apiEntry(section: GroundingSection): { name: string; label: string } | undefined {
   const heading = section.section ? ownHeading(section.section, { withParameters: true }) : section.title;
   const entry = /^((?:class |exception )?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(\s*(?:\(.*\)|\[.*\]))?\s*$/.exec(heading.trim());
-  if (entry && /[._(]/.test(heading)) {
+  // A word in a glossary with what kind of thing it is ("Analyze (operation)", "Checkpointer (process)") is a term, not code.
+  const glossaryTerm = entry !== null && /^[A-Z][a-z]+$/.test(entry[1]!) && /^\s+\(/.test(entry[2] ?? '');
+  if (entry && /[._(]/.test(heading) && !glossaryTerm) {
     const name = entry[1]!.replace(/^(?:class|exception) /, '');
     const parameters = entry[2]?.trim();
     const signature = parameters && parameters !== '(…)' && name.length + parameters.length <= SIGNATURE_CHARACTERS;

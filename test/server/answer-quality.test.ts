@@ -821,6 +821,17 @@ describe('grounding and the embedded answer', () => {
     assert.deepEqual(cited.map((section) => section.url), ['https://acme.test/docs/keys#replacing-a-key']);
   });
 
+  test('a glossary term with its kind ("Chargeback (operation)") is not introduced as code, as an API entry is', () => {
+    const markdown = 'The act of a bank taking a payment back from a storefront after the card holder disputes it.';
+    const { text } = composeAnswer({
+      question: 'What is a chargeback?',
+      language: 'en',
+      history: [],
+      sections: [{ citation: 1, url: 'https://acme.test/docs/glossary#chargeback', title: 'Glossary', pageId: 'p1', section: 'Chargeback (operation)', text: markdown, markdown }],
+    });
+    assert.equal(text, 'The act of a bank taking a payment back from a storefront after the card holder disputes it [1].');
+  });
+
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
     const { text } = composeAnswer({
