@@ -654,6 +654,20 @@ after(() => server.stop());
 const ask = (message: string, headers?: Record<string, string>, widget = 'help') =>
   server.request('POST', `/api/v1/acme/widgets/${widget}/chat`, { token: widget === 'help' ? 'ws_test_help' : 'ws_test_hilfe', body: { message }, headers });
 
+/** A passage given to the engine directly, without retrieval. */
+interface GivenPassage {
+  url: string;
+  title: string;
+  section?: string;
+  markdown: string;
+}
+
+/** The embedded engine's English answer to a question from passages given in this order, without retrieval. */
+function composeFrom(question: string, passages: GivenPassage[]) {
+  const sections = passages.map((passage, index) => ({ ...passage, citation: index + 1, pageId: `p${index + 1}`, text: passage.markdown }));
+  return composeAnswer({ question, language: 'en', history: [], sections });
+}
+
 /** The numbers an answer cites, in order of first use. */
 function citations(text: string): number[] {
   return [...new Set([...text.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1])))];
@@ -795,12 +809,7 @@ describe('grounding and the embedded answer', () => {
 
   test('a reference page\'s opening line, a name and what it does, answers though it ends no sentence', () => {
     const markdown = 'RENEW KEY — replace a signing key';
-    const { text, cited } = composeAnswer({
-      question: 'How do I replace a signing key?',
-      language: 'en',
-      history: [],
-      sections: [{ citation: 1, url: 'https://acme.test/docs/renew-key', title: 'RENEW KEY', pageId: 'p1', text: markdown, markdown }],
-    });
+    const { text, cited } = composeFrom('How do I replace a signing key?', [{ url: 'https://acme.test/docs/renew-key', title: 'RENEW KEY', markdown }]);
     assert.equal(text, 'RENEW KEY — replace a signing key [1]');
     assert.equal(cited.length, 1);
   });
@@ -808,55 +817,35 @@ describe('grounding and the embedded answer', () => {
   test('"How do I …?" is answered by the sentence that shows how, not by a reference page\'s line saying what a command does', () => {
     const purpose = 'RENEW KEY — replace a signing key';
     const how = ['To replace a signing key, run the renew command on the server:', '', '```sh', 'acme renew-key', '```'].join('\n');
-    const { text, cited } = composeAnswer({
-      question: 'How do I replace a signing key?',
-      language: 'en',
-      history: [],
-      sections: [
-        { citation: 1, url: 'https://acme.test/docs/renew-key', title: 'RENEW KEY', pageId: 'p1', text: purpose, markdown: purpose },
-        { citation: 2, url: 'https://acme.test/docs/keys#replacing-a-key', title: 'Keys', pageId: 'p2', section: 'Replacing a key', text: how, markdown: how },
-      ],
-    });
+    const { text, cited } = composeFrom('How do I replace a signing key?', [
+      { url: 'https://acme.test/docs/renew-key', title: 'RENEW KEY', markdown: purpose },
+      { url: 'https://acme.test/docs/keys#replacing-a-key', title: 'Keys', section: 'Replacing a key', markdown: how },
+    ]);
     assert.equal(text, 'To replace a signing key, run the renew command on the server [1]:\n\n```sh\nacme renew-key\n```');
     assert.deepEqual(cited.map((section) => section.url), ['https://acme.test/docs/keys#replacing-a-key']);
   });
 
   test('a glossary term with its kind ("Chargeback (operation)") is not introduced as code, as an API entry is', () => {
     const markdown = 'The act of a bank taking a payment back from a storefront after the card holder disputes it.';
-    const { text } = composeAnswer({
-      question: 'What is a chargeback?',
-      language: 'en',
-      history: [],
-      sections: [{ citation: 1, url: 'https://acme.test/docs/glossary#chargeback', title: 'Glossary', pageId: 'p1', section: 'Chargeback (operation)', text: markdown, markdown }],
-    });
+    const { text } = composeFrom('What is a chargeback?', [{ url: 'https://acme.test/docs/glossary#chargeback', title: 'Glossary', section: 'Chargeback (operation)', markdown }]);
     assert.equal(text, 'The act of a bank taking a payment back from a storefront after the card holder disputes it [1].');
   });
 
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
-    const { text } = composeAnswer({
-      question: 'Which formats can exports be written in?',
-      language: 'en',
-      history: [],
-      sections: [{ citation: 1, url: 'https://acme.test/docs/exports', title: 'Exports', pageId: 'p1', section: 'Formats', text: markdown, markdown }],
-    });
+    const { text } = composeFrom('Which formats can exports be written in?', [{ url: 'https://acme.test/docs/exports', title: 'Exports', section: 'Formats', markdown }]);
     assert.equal(text, 'Exports can be written in these formats, chosen per export [1]:\n\n- CSV, with a header row\n- JSON lines, one object per line');
   });
 
   test('when the sentence that matches best is in a passage that does not cover the question, a passage that does answers instead of a refusal', () => {
-    const passage = (citation: number, title: string, section: string, markdown: string) => ({ citation, url: `https://acme.test/docs/${citation}`, title, pageId: `p${citation}`, section, text: markdown, markdown });
-    const { text, cited } = composeAnswer({
-      question: 'How do I pause the payout schedule over a bank holiday?',
-      language: 'en',
-      history: [],
-      sections: [
-        // First in rank and its heading names two of the question's words, but it says nothing of payouts or holidays.
-        passage(1, 'Schedules', 'Pausing a schedule', 'To pause a schedule, press Pause on the schedule page.'),
-        passage(2, 'Invoices', 'Sending invoices', 'Invoices are sent on the first day of the month.'),
-        passage(3, 'Reports', 'Monthly reports', 'Reports are written at the end of each month.'),
-        passage(4, 'Bank holidays', 'Payouts', 'No payouts are sent on a bank holiday; a schedule that would send one waits for the next working day.'),
-      ],
-    });
+    const passage = (number: number, title: string, section: string, markdown: string) => ({ url: `https://acme.test/docs/${number}`, title, section, markdown });
+    const { text, cited } = composeFrom('How do I pause the payout schedule over a bank holiday?', [
+      // First in rank and its heading names two of the question's words, but it says nothing of payouts or holidays.
+      passage(1, 'Schedules', 'Pausing a schedule', 'To pause a schedule, press Pause on the schedule page.'),
+      passage(2, 'Invoices', 'Sending invoices', 'Invoices are sent on the first day of the month.'),
+      passage(3, 'Reports', 'Monthly reports', 'Reports are written at the end of each month.'),
+      passage(4, 'Bank holidays', 'Payouts', 'No payouts are sent on a bank holiday; a schedule that would send one waits for the next working day.'),
+    ]);
     assert.equal(text, 'No payouts are sent on a bank holiday; a schedule that would send one waits for the next working day [1].');
     assert.deepEqual(cited.map((section) => section.url), ['https://acme.test/docs/4']);
   });
