@@ -315,6 +315,18 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
   }
+  // A question of two parts that the passage answers both of ("Why did … deadlock, and how do I avoid it?") is answered
+  // for both from it: a part the quoted sentences say nothing of gets the passage's sentence for it, after the example.
+  if (parts.length > 1)
+    for (const part of parts) {
+      const quotedText = `${lead.lead} ${lead.more ?? ''}`;
+      const said = new Set(terms(plainInline(quotedText)));
+      if (part.length === 0 || part.some((term) => said.has(term)) || !part.every((term) => first.passage.allTerms.has(term))) continue;
+      const other = best(units.filter((unit) => unit.passage === first.passage && isProse(unit) && ENDS_SENTENCE.test(unit.text) && !quotedText.includes(unit.text)), part)?.unit;
+      if (!other) continue;
+      lead.more = lead.more ? `${lead.more} ${other.text}` : other.text;
+      for (const term of other.terms) lead.terms.add(term);
+    }
   // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
   const unanswered = parts.length > 1 ? parts.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
   if (unanswered.length > 0) {
@@ -332,7 +344,9 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
   const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
-  const text = quoted.map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : [])].join('\n\n')).join('\n\n');
+  const text = quoted
+    .map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : []), ...(part.more ? [cite(part.more, index + 1)] : [])].join('\n\n'))
+    .join('\n\n');
   return { text, cited };
 }
 
@@ -343,6 +357,8 @@ interface Quote {
   example?: string;
   /** Whether the example is the passage's steps or list rather than code. */
   steps?: boolean;
+  /** What the passage says to another part of the question, quoted after the example. */
+  more?: string;
   /** Terms of all that is quoted and of the passage's headings. */
   terms: Set<string>;
 }

@@ -831,6 +831,27 @@ describe('grounding and the embedded answer', () => {
     assert.equal(text, 'The act of a bank taking a payment back from a storefront after the card holder disputes it [1].');
   });
 
+  test('a question of two parts that one passage answers gets that passage\'s sentence for each part, the second after the example', () => {
+    const markdown = [
+      'An export fails when the ledger is locked by a running sweep, as the log shows:',
+      '',
+      '```text',
+      'export: ledger locked',
+      '```',
+      '',
+      'Exports are written as CSV files.',
+      '',
+      'You can prevent this by scheduling them after the nightly sweep.',
+    ].join('\n');
+    const { text } = composeFrom('Why did my export fail with the ledger locked, and how do I prevent it?', [
+      { url: 'https://acme.test/docs/exports#failed-exports', title: 'Exports', section: 'Failed exports', markdown },
+    ]);
+    assert.equal(
+      text,
+      'An export fails when the ledger is locked by a running sweep, as the log shows [1]:\n\n```text\nexport: ledger locked\n```\n\nYou can prevent this by scheduling them after the nightly sweep [1].',
+    );
+  });
+
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
     const { text } = composeFrom('Which formats can exports be written in?', [{ url: 'https://acme.test/docs/exports', title: 'Exports', section: 'Formats', markdown }]);
