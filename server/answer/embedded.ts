@@ -518,12 +518,10 @@ function bestExample(blocks: Block[], wanted: string[]): string | undefined {
  */
 function listOf(blocks: Block[], list: number, under?: number): string | undefined {
   type Item = Extract<Block, { kind: 'item' }>;
-  let items = blocks.filter((block): block is Item => block.kind === 'item' && block.list === list);
+  let items = blocks.slice(under === undefined ? 0 : under + 1).filter((block): block is Item => block.kind === 'item' && block.list === list);
   if (under !== undefined) {
-    const parent = blocks[under] as Item;
-    const after = blocks.slice(under + 1).filter((block): block is Item => block.kind === 'item' && block.list === list);
-    const end = after.findIndex((item) => item.indent <= parent.indent);
-    items = end > 0 ? after.slice(0, end) : after;
+    const end = items.findIndex((item) => item.indent <= (blocks[under] as Item).indent);
+    if (end > 0) items = items.slice(0, end);
     if (items.length === 0) return undefined;
   }
   return items

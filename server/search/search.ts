@@ -152,6 +152,13 @@ function diversify(rows: SectionRow[]): SectionRow[] {
 /** The most sections looked at for the names asked for by heading. */
 const HEADED_CANDIDATES = 200;
 
+/** Sections with their text, as rows of a hit found by its heading rather than ranked by the words searched. */
+const SECTIONS_WITH_TEXT = `SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.title, s.path, t.text, 1 AS score
+       FROM search_sections s JOIN search_section_texts t ON t.id = s.id`;
+
+/** A hit found by its heading has no searched words to highlight in its snippet. */
+const NOTHING_HIGHLIGHTED: HighlightTerms = { words: [], stems: [], prefixes: [], phrases: [] };
+
 /**
  * Sections whose own heading is the entry of one of the names (`zip(*iterables)`,
  * `class collections.defaultdict(…)`, `max_connections (integer)`), best first in the order
@@ -165,8 +172,7 @@ export async function searchHeadings(db: Queryable, params: { organisationId: st
   if (names.length === 0 || params.sources.length === 0) return [];
   // An identifier is indexed whole (`~generate_series`); a plain word through each of the sources' configurations.
   const rows = await db.query<SectionRow>(
-    `SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.title, s.path, t.text, 1 AS score
-       FROM search_sections s JOIN search_section_texts t ON t.id = s.id
+    `${SECTIONS_WITH_TEXT}
       WHERE s.organisation_id = $1 AND s.source_id = ANY($2::text[])
         AND s.heading @@ ANY (ARRAY(
               SELECT CASE WHEN name ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || name || '''')::tsquery ELSE plainto_tsquery(c.config::regconfig, name) END
@@ -187,7 +193,7 @@ export async function searchHeadings(db: Queryable, params: { organisationId: st
     .filter((entry) => entry.at !== -1)
     .sort((a, b) => a.at - b.at || called(a.row, a.at) - called(b.row, b.at) || a.row.path.length - b.row.path.length)
     .slice(0, params.limit)
-    .map((entry) => toHit(entry.row, { words: [], stems: [], prefixes: [], phrases: [] }));
+    .map((entry) => toHit(entry.row, NOTHING_HIGHLIGHTED));
 }
 
 /**
@@ -197,15 +203,14 @@ export async function searchHeadings(db: Queryable, params: { organisationId: st
  */
 export async function sectionHeaded(db: Queryable, params: { organisationId: string; pageId: string; heading: string }): Promise<SectionHit | undefined> {
   const [row] = await db.query<SectionRow>(
-    `SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.title, s.path, t.text, 1 AS score
-       FROM search_sections s JOIN search_section_texts t ON t.id = s.id
+    `${SECTIONS_WITH_TEXT}
       WHERE s.organisation_id = $1 AND s.page_id = $2
         AND lower(btrim(CASE WHEN s.path = '' THEN s.title ELSE regexp_replace(s.path, $4, '') END)) = $3
       ORDER BY s.position
       LIMIT 1`,
     [params.organisationId, params.pageId, params.heading.trim().toLowerCase(), `^.*${PATH_SEPARATOR}`],
   );
-  return row && toHit(row, { words: [], stems: [], prefixes: [], phrases: [] });
+  return row && toHit(row, NOTHING_HIGHLIGHTED);
 }
 
 /** The last heading of a heading path, trimmed. */
