@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, abbreviationsIn, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, unaskedHeadingShare } from './text.js';
+import { abbreviating, abbreviationOf, abbreviationsIn, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, termsDoneWithout, unaskedHeadingShare } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -161,7 +161,8 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   const questionTerms = [...new Set(terms(input.question))];
   const passages = input.sections.map((section, rank) => readPassage(section, rank));
   // "What is WAL?" is answered where a passage says "Write-Ahead Logging" too, when one of them says they are the same.
-  const spelledOut = abbreviating(abbreviationsIn(input.question, input.sections.map((section) => ({ ...section, text: section.markdown || section.text }))), questionTerms);
+  const abbreviations = abbreviationsIn(input.question, input.sections.map((section) => ({ ...section, text: section.markdown || section.text })));
+  const spelledOut = abbreviating(abbreviations, questionTerms);
   for (const passage of passages) {
     passage.headingTerms = spelledOut(passage.headingTerms);
     passage.ownHeadingTerms = spelledOut(passage.ownHeadingTerms);
@@ -266,8 +267,9 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     return chosen;
   };
 
-  // A version the visitor mentions ("in postgres 15") is rarely written where the answer is.
-  const required = new Set(questionTerms.filter((term) => !/^\d+$/.test(term)));
+  // A version the visitor mentions ("in postgres 15") is rarely written where the answer is, nor what they want to do without.
+  const doneWithout = termsDoneWithout(input.question);
+  const required = new Set(questionTerms.filter((term) => !/^\d+$/.test(term) && !doneWithout.has(term)));
   const parts = questionParts(input.question).map((part) => terms(part));
   // Only a passage that covers the question can answer it: when the best sentence is in one that does not, another may.
   // A question of two parts no passage covers alone may be answered by two that each cover a part.
@@ -343,12 +345,29 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
   }
   if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
-  const cited = quoted.map((part, index) => ({ ...part.passage.section, citation: index + 1 }));
-  const text = quoted
-    .map((part, index) => [cite(part.lead, index + 1), ...(part.example ? [part.example] : []), ...(part.more ? [cite(part.more, index + 1)] : [])].join('\n\n'))
-    .join('\n\n');
+  // "What is TOAST?" is told first what the abbreviation stands for, where a passage says it and what is quoted does not.
+  const said = alike(quoted.map((part) => `${part.lead} ${part.example ?? ''} ${part.more ?? ''}`).join(' '));
+  const expansions = (definitional ? [...abbreviations] : []).flatMap(([term, long]) => {
+    const passage = passages.find(({ section }) => alike(`${section.title}\n${section.section ?? ''}\n${section.markdown || section.text}`).includes(alike(long)));
+    const written = words(input.question).find((word) => terms(word)[0] === term);
+    return passage && written && !said.includes(alike(long)) ? [{ passage, short: abbreviationOf(written), long }] : [];
+  });
+  // Spelled out by the passage the answer is quoted from, it heads the answer: "GRV (gross refund value): The sum of …".
+  const heading = quoted[0]!;
+  for (const { short, long } of expansions.filter((expansion) => expansion.passage === heading.passage).reverse()) heading.lead = `${short} (${long}): ${heading.lead}`;
+  const told = expansions.filter((expansion) => expansion.passage !== heading.passage).map(({ passage, short, long }) => ({ passage, line: `${short}: ${long}.` }));
+  const order = [...new Set([...told.map((expansion) => expansion.passage), ...quoted.map((part) => part.passage)])];
+  const citation = (passage: Passage) => order.indexOf(passage) + 1;
+  const cited = order.map((passage) => ({ ...passage.section, citation: citation(passage) }));
+  const text = [
+    ...(told.length > 0 ? [told.map(({ passage, line }) => cite(line, citation(passage))).join(' ')] : []),
+    ...quoted.map((part) => [cite(part.lead, citation(part.passage)), ...(part.example ? [part.example] : []), ...(part.more ? [cite(part.more, citation(part.passage))] : [])].join('\n\n')),
+  ].join('\n\n');
   return { text, cited };
 }
+
+/** Text compared for the same words: lowercased, hyphens and runs of space as one space ("Multi-version" is "multi version"). */
+const alike = (text: string) => text.toLowerCase().replace(/[\s\-‐–]+/g, ' ');
 
 /** What is quoted from one passage: the answering sentence, and its example or steps. */
 interface Quote {

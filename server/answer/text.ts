@@ -234,6 +234,15 @@ export const HOW_ASKED = /^\s*how\b/i;
 /** "What is …?", "What does … do?", "What are …?": asks for a definition. */
 export const DEFINITION_ASKED = /^\s*(?:what(?:['’]s| is| are| does| do)\b|define\b|meaning of\b)/i;
 
+/**
+ * The terms of what the visitor wants to do without ("… without pip installing anything",
+ * "… without restarting the server"): the page that answers need not mention them, and
+ * often does not.
+ */
+export function termsDoneWithout(question: string): Set<string> {
+  return new Set([...question.matchAll(/\bwithout\b([^,;:?!.]*)/gi)].flatMap((match) => terms(match[1]!)));
+}
+
 /** A question about versions or what changed between them. */
 export const CHANGES_ASKED = /\b(?:releases?|released|versions?|changelog|what['’]?s new|new in|deprecated|(?:changed|added|removed) in|upgrad(?:e|ed|ing))\b|\b\d+\.\d+\b/i;
 
@@ -341,8 +350,8 @@ export function abbreviationsDefined(question: string, texts: string[], headings
   const found = new Map<string, string>();
   const asked = [...new Set(words(question).filter((word) => /^[a-z][a-z0-9]{1,7}$/.test(word) && terms(word).length > 0))];
   for (const word of asked.slice(0, MAX_ABBREVIATIONS)) {
-    const letters = word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word;
-    const short = letters.toUpperCase();
+    const short = abbreviationOf(word);
+    const letters = short.toLowerCase();
     const term = terms(word)[0]!;
     search: for (const text of texts) {
       if (!text.includes(short)) continue;
@@ -361,6 +370,11 @@ export function abbreviationsDefined(question: string, texts: string[], headings
     if (spelled && [question, ...texts].some((text) => capitals.test(text))) found.set(term, spelled.trim());
   }
   return found;
+}
+
+/** An abbreviation as a question may write it ("cte", "CTEs"), in capitals and singular: "CTE". */
+export function abbreviationOf(word: string): string {
+  return (word.length > 3 && /s$/i.test(word) ? word.slice(0, -1) : word).toUpperCase();
 }
 
 /** What the question's abbreviations stand for, where the sections (their headings and texts) define them. */

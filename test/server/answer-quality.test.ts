@@ -791,7 +791,7 @@ describe('grounding and the embedded answer', () => {
 
   test('a glossary entry that only says "See …" gives way to the entry it points to', async () => {
     const { json } = await ask('What is the GRV?');
-    assert.match(json.text, /^The sum of the refunds a storefront paid in a month, before fees are taken off \[1\]\./);
+    assert.match(json.text, /^GRV \(gross refund value\): The sum of the refunds a storefront paid in a month, before fees are taken off \[1\]\./);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/glossary#gross-refund-value']);
   });
 
@@ -850,6 +850,29 @@ describe('grounding and the embedded answer', () => {
       text,
       'An export fails when the ledger is locked by a running sweep, as the log shows [1]:\n\n```text\nexport: ledger locked\n```\n\nYou can prevent this by scheduling them after the nightly sweep [1].',
     );
+  });
+
+  test('what the visitor wants to do without ("without restarting the server") need not be on the page that answers', () => {
+    const markdown = ['Run the rotate command to replace the signing key:', '', '```sh', 'assist keys rotate --grace 1h', '```'].join('\n');
+    const { text, cited } = composeFrom('How do I rotate the signing key without restarting the server or logging everyone out?', [
+      { url: 'https://acme.test/docs/keys#rotating', title: 'Keys', section: 'Rotating the signing key', markdown },
+    ]);
+    assert.equal(text, 'Run the rotate command to replace the signing key [1]:\n\n```sh\nassist keys rotate --grace 1h\n```');
+    assert.deepEqual(cited.map((section) => section.url), ['https://acme.test/docs/keys#rotating']);
+  });
+
+  test('"What is the LRW?" first says what the abbreviation stands for, cited to the passage that spells it out, when what is quoted does not', () => {
+    const glossary = { url: 'https://acme.test/docs/glossary#lrw', title: 'Glossary', section: 'LRW', markdown: 'The days after an order ships during which a refund is still granted without review.' };
+    const refunds = { url: 'https://acme.test/docs/refunds#late', title: 'Refunds', section: 'Late refunds', markdown: 'This page covers the Late Refund Window (LRW) and how to extend it.\n\nSupport can extend it by a week.' };
+    const { text, cited } = composeFrom('What is the LRW?', [glossary, refunds]);
+    assert.equal(text, 'LRW: Late Refund Window [1].\n\nThe days after an order ships during which a refund is still granted without review [2].');
+    assert.deepEqual(cited.map((section) => [section.citation, section.url]), [[1, refunds.url], [2, glossary.url]]);
+    // Said already where the answer is quoted from, it is not said twice.
+    const spelled = { ...glossary, markdown: 'The Late Refund Window (LRW) is the days after an order ships during which a refund is still granted.' };
+    assert.equal(composeFrom('What is the LRW?', [spelled, refunds]).text, 'The Late Refund Window (LRW) is the days after an order ships during which a refund is still granted [1].');
+    // Spelled out by the passage quoted, only elsewhere than in what is quoted, it heads the quote.
+    const headed = { ...glossary, section: 'Late Refund Window (LRW)' };
+    assert.equal(composeFrom('What is the LRW?', [headed, refunds]).text, 'LRW (Late Refund Window): The days after an order ships during which a refund is still granted without review [1].');
   });
 
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
