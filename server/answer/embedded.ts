@@ -426,8 +426,12 @@ function quote(unit: Unit, question: { terms: string[]; asksHow: boolean; openin
     if (block.kind === 'prose') lead = inContext(lead, sentences(block.text).map(cleanInline), next?.kind === 'code' || next?.kind === 'item');
     // The example of a sentence is next to it: among the two blocks after it, else right before it.
     const code = [next, blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
-    if (code?.kind === 'code') example = code.markdown;
-    else if (next?.kind === 'item' && /:$/.test(lead)) {
+    if (code?.kind === 'code') {
+      example = code.markdown;
+      // A short paragraph between them that announces it ("There is a socket flag to set, in order to prevent this:") goes with it.
+      if (code === blocks[unit.block + 2] && next?.kind === 'prose' && /:$/.test(next.text.trim()) && wordCount(next.text) <= ANNOUNCING_WORDS && !/:$/.test(lead))
+        lead = `${lead} ${cleanInline(next.text)}`;
+    } else if (next?.kind === 'item' && /:$/.test(lead)) {
       // An item announcing a list ("the following commands … can use a parallel plan:") is followed by its own items, nested in it.
       example = block.kind === 'item' && next.list === block.list ? listOf(blocks, block.list, unit.block) : listOf(blocks, next.list);
       steps = example !== undefined;
@@ -451,6 +455,8 @@ function quote(unit: Unit, question: { terms: string[]; asksHow: boolean; openin
 
 /** The most words a lead grows to with the sentences that follow it in its paragraph. */
 const LEAD_WORDS = 60;
+/** The most words of a paragraph that announces the example after it, quoted with the sentence before it. */
+const ANNOUNCING_WORDS = 30;
 /** A lead shorter than this always takes the sentence after it, if that is not too long. */
 const SHORT_LEAD_WORDS = 15;
 

@@ -267,7 +267,11 @@ export function isApiHeading(heading: string): boolean {
  */
 export function errorMessageIn(question: string): string | undefined {
   const match = /(?:^|[\s"'(])(?:[A-Z]\w*(?:Error|Exception|Warning)|ERROR|FATAL|PANIC|WARNING|error|fatal)\s*:\s*(.+)$/u.exec(question.trim());
-  const message = match?.[1]?.replace(/\s+(?:when|after|while|if|because)\s+I\b.*$/i, '').trim();
+  // Without what the visitor says about it: "… when I …", "… -- happens every time I restart", "…  (running a long report)".
+  const message = match?.[1]
+    ?.replace(/\s+(?:when|after|while|if|because)\s+I\b.*$/i, '')
+    .replace(/\s+(?:-{2,}|[—–])\s.*$|\s-\s+.*$|\s{2,}\(.*$/, '')
+    .trim();
   return message && message.length >= 8 ? message : undefined;
 }
 

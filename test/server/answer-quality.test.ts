@@ -875,6 +875,28 @@ describe('grounding and the embedded answer', () => {
     assert.equal(composeFrom('What is the LRW?', [headed, refunds]).text, 'LRW (Late Refund Window): The days after an order ships during which a refund is still granted without review [1].');
   });
 
+  test('a pasted error with the visitor\'s remark after it ("-- happens every time …") is explained where the page shows it, with the fix the page announces', () => {
+    const markdown = [
+      'Restarting the relay too quickly can fail with:',
+      '',
+      '```text',
+      'RelayError: [E42] port already bound',
+      '```',
+      '',
+      'This is because the old relay still holds the port for a minute.',
+      '',
+      'Set the reuse flag to prevent this:',
+      '',
+      '```sh',
+      'assist relay --reuse-port',
+      '```',
+    ].join('\n');
+    const { text } = composeFrom('RelayError: [E42] port already bound   -- happens every time I restart the relay', [
+      { url: 'https://acme.test/docs/relay#troubleshooting', title: 'Relay', section: 'Troubleshooting', markdown },
+    ]);
+    assert.equal(text, 'This is because the old relay still holds the port for a minute. Set the reuse flag to prevent this [1]:\n\n```sh\nassist relay --reuse-port\n```');
+  });
+
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
     const { text } = composeFrom('Which formats can exports be written in?', [{ url: 'https://acme.test/docs/exports', title: 'Exports', section: 'Formats', markdown }]);
