@@ -296,7 +296,7 @@ export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections'
     }
     return ENDS_SENTENCE.test(text) ? text : undefined;
   };
-  const asked = { terms: questionTerms, asksHow, openingOf };
+  const asked = { terms: questionTerms, asksHow, openingOf, showsError, explainsError };
   const quoted = [quote(first, asked)];
   // A later sentence of the passage often says the rest ("It can be enabled using `-X dev`"): quoted too when good enough.
   const lead = quoted[0]!;
@@ -407,7 +407,10 @@ const OPENING_WORDS = 40;
 /** Share of the question's terms (rarer ones weighing more) the passage's own heading must name for its opening to go first. */
 const OPENING_ABOUT = 0.25;
 
-function quote(unit: Unit, question: { terms: string[]; asksHow: boolean; openingOf: (unit: Unit) => string | undefined }): Quote {
+function quote(
+  unit: Unit,
+  question: { terms: string[]; asksHow: boolean; openingOf: (unit: Unit) => string | undefined; showsError: (text: string) => boolean; explainsError: (unit: Unit) => boolean },
+): Quote {
   const { passage } = unit;
   const blocks = passage.blocks;
   const block = blocks[unit.block]!;
@@ -429,8 +432,11 @@ function quote(unit: Unit, question: { terms: string[]; asksHow: boolean; openin
     if (code?.kind === 'code') {
       example = code.markdown;
       // A short paragraph between them that announces it ("There is a socket flag to set, in order to prevent this:") goes with it.
-      if (code === blocks[unit.block + 2] && next?.kind === 'prose' && /:$/.test(next.text.trim()) && wordCount(next.text) <= ANNOUNCING_WORDS && !/:$/.test(lead))
-        lead = `${lead} ${cleanInline(next.text)}`;
+      const announcing = code === blocks[unit.block + 2] && next?.kind === 'prose' && /:$/.test(next.text.trim()) && wordCount(next.text) >= 4 && wordCount(next.text) <= ANNOUNCING_WORDS;
+      if (announcing && !/:$/.test(lead)) lead = `${lead} ${cleanInline(next.text)}`;
+      // Else a pasted error is shown by the example that shows it, before the sentence explaining it, not by a later one.
+      const showing = [blocks[unit.block - 1], blocks[unit.block - 2]].find((other) => other?.kind === 'code' && question.showsError(other.markdown));
+      if (!announcing && showing?.kind === 'code' && question.explainsError(unit)) example = showing.markdown;
     } else if (next?.kind === 'item' && /:$/.test(lead)) {
       // An item announcing a list ("the following commands … can use a parallel plan:") is followed by its own items, nested in it.
       example = block.kind === 'item' && next.list === block.list ? listOf(blocks, block.list, unit.block) : listOf(blocks, next.list);

@@ -897,6 +897,31 @@ describe('grounding and the embedded answer', () => {
     assert.equal(text, 'This is because the old relay still holds the port for a minute. Set the reuse flag to prevent this [1]:\n\n```sh\nassist relay --reuse-port\n```');
   });
 
+  test('a pasted error is shown by the example that shows it, not by the next example after the sentence explaining it', () => {
+    const markdown = [
+      'When a payout exceeds the daily cap, it is refused:',
+      '',
+      '```pycon',
+      '>>> payouts.send(12_000)',
+      'CapError: Exceeds the daily cap (10000) for payouts: payout is 12000; use payouts.raise_cap() to raise the cap.',
+      '```',
+      '',
+      'The default cap is 10000 for new storefronts.',
+      '',
+      'Check:',
+      '',
+      '```pycon',
+      '>>> payouts.cap',
+      '10000',
+      '```',
+    ].join('\n');
+    const { text } = composeFrom('CapError: Exceeds the daily cap (10000) for payouts: payout is 12000', [{ url: 'https://acme.test/docs/payouts#cap', title: 'Payouts', section: 'Daily cap', markdown }]);
+    assert.equal(
+      text,
+      'The default cap is 10000 for new storefronts [1].\n\n```pycon\n>>> payouts.send(12_000)\nCapError: Exceeds the daily cap (10000) for payouts: payout is 12000; use payouts.raise_cap() to raise the cap.\n```',
+    );
+  });
+
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
     const { text } = composeFrom('Which formats can exports be written in?', [{ url: 'https://acme.test/docs/exports', title: 'Exports', section: 'Formats', markdown }]);
