@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, abbreviationOf, abbreviationsIn, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, termsDoneWithout, unaskedHeadingShare } from './text.js';
+import { abbreviating, abbreviationOf, abbreviationsIn, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, termsDoneWithout, unaskedHeadingShare, withoutVisitorNames } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -156,7 +156,8 @@ export interface ComposedAnswer {
 }
 
 /** Builds the whole answer: quoted sentences and examples with citations, or the plain "not found" without any. */
-export function composeAnswer(input: Pick<GenerateInput, 'question' | 'sections' | 'language' | 'history'>): ComposedAnswer {
+export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections' | 'language' | 'history'>): ComposedAnswer {
+  const input = { ...given, question: withoutVisitorNames(given.question) };
   const refusal = { text: noAnswerText(input.language), cited: [] };
   const questionTerms = [...new Set(terms(input.question))];
   const passages = input.sections.map((section, rank) => readPassage(section, rank));

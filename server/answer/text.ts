@@ -261,6 +261,14 @@ export function isApiHeading(heading: string): boolean {
 }
 
 /**
+ * A question with the visitor's own names for their objects read as what they name:
+ * "mylist.sort()" asks about `list.sort()`, "my_dict.get" about `dict.get`.
+ */
+export function withoutVisitorNames(question: string): string {
+  return question.replace(/(?<![\p{L}\p{N}_.])my_?([a-z]{3,})(?=\.[\p{L}_])/gu, '$1');
+}
+
+/**
  * The error message a visitor pasted into a question ("I get ERROR: value too long for type
  * character varying(5)", "TypeError: unhashable type: 'list'"), without its label: the words
  * a page that explains it quotes. Undefined when the question quotes none.

@@ -922,6 +922,13 @@ describe('grounding and the embedded answer', () => {
     );
   });
 
+  test('the visitor\'s own name for an object ("myledger.close()", "my_ledger") is read as what it names', () => {
+    const passage = { url: 'https://acme.test/docs/ledgers#ledger-close', title: 'Ledgers', section: 'ledger.close()', markdown: 'Closes the ledger, so that no entry can be added to it.' };
+    for (const question of ['What does myledger.close() do?', 'What does my_ledger.close() do?']) {
+      assert.equal(composeFrom(question, [passage]).text, '`ledger.close()`: Closes the ledger, so that no entry can be added to it [1].', question);
+    }
+  });
+
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
     const { text } = composeFrom('Which formats can exports be written in?', [{ url: 'https://acme.test/docs/exports', title: 'Exports', section: 'Formats', markdown }]);
