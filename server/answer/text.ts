@@ -146,10 +146,19 @@ function phrasesAsWords(text: string): string {
   return PHRASES.reduce((result, [pattern, word]) => result.replace(pattern, word), text);
 }
 
+/**
+ * A stop word written in capitals in a text that is not ("UNION ALL", "NOT IN", "IS NULL") is
+ * a keyword of a language, so content: it is kept, marked (`all_`) apart from the plain word.
+ */
+function keywordsInCapitals(text: string): string {
+  if (!/\p{Ll}/u.test(text)) return text;
+  return text.replace(/(?<![\p{L}\p{N}_])[A-Z]{2,}(?![\p{L}\p{N}_])/gu, (word) => (STOP_WORDS.has(word.toLowerCase()) ? `${word}_` : word));
+}
+
 /** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
 export function terms(text: string): string[] {
   const result: string[] = [];
-  for (const word of words(phrasesAsWords(text).replace(KEYWORD_NAMED, '$1_$2'))) {
+  for (const word of words(keywordsInCapitals(phrasesAsWords(text).replace(KEYWORD_NAMED, '$1_$2')))) {
     if (UNSPACED_SCRIPT.test(word)) {
       const characters = [...word];
       if (characters.length === 1) result.push(word);

@@ -929,6 +929,14 @@ describe('grounding and the embedded answer', () => {
     }
   });
 
+  test('a stop word in capitals ("COMBINE ALL", "NOT IN") is a keyword the question asks about', () => {
+    const combining = { url: 'https://acme.test/docs/reports#combining', title: 'Reports', section: 'Combining reports', markdown: 'Reports can be combined with COMBINE, which keeps one copy of each entry found in both.' };
+    const duplicates = { url: 'https://acme.test/docs/reports#duplicates', title: 'Reports', section: 'Duplicates', markdown: 'COMBINE ALL keeps every entry of both reports, duplicates included, and is faster.' };
+    const { text, cited } = composeFrom('Why would I use COMBINE ALL?', [combining, duplicates]);
+    assert.equal(text, 'COMBINE ALL keeps every entry of both reports, duplicates included, and is faster [1].');
+    assert.deepEqual(cited.map((section) => section.url), [duplicates.url]);
+  });
+
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
     const { text } = composeFrom('Which formats can exports be written in?', [{ url: 'https://acme.test/docs/exports', title: 'Exports', section: 'Formats', markdown }]);
