@@ -104,6 +104,12 @@ const SUPPORTING_SHARE = 0.4;
 
 const isProse = (unit: Unit) => unit.passage.blocks[unit.block]!.kind === 'prose';
 
+/** A list item that announces the items nested in it ("… the following payments are settled:"), as a sentence would. */
+const announcesItems = (unit: Unit) => {
+  const [block, next] = [unit.passage.blocks[unit.block], unit.passage.blocks[unit.block + 1]];
+  return block?.kind === 'item' && next?.kind === 'item' && next.indent > block.indent && /:$/.test(unit.text);
+};
+
 /** A sentence about the page rather than its topic, or one that sends the reader elsewhere. */
 const SIGNPOST =
   /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b)/i;
@@ -113,6 +119,8 @@ const VERSION_NOTE = /^(?:new|added|changed|deprecated) (?:in|since) version [\d
 
 /** A sentence that ends as a statement does (not with a colon, nor cut off before an example). */
 const ENDS_SENTENCE = /[.!?。！？]["”’')\]]?$/;
+/** How much a list item counts against a sentence of prose as what answers: an item is often one of many options, a sentence says how. */
+const LIST_ITEM = 0.7;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
@@ -261,8 +269,9 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const signpost = SIGNPOST.test(unit.text) ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
       const score =
         signpost *
+        (isProse(unit) || announcesItems(unit) ? 1 : LIST_ITEM) *
         phrased *
-        coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + 0.5 * unit.passage.rank));
+        coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + unit.passage.rank)) ** 0.6;
       if (!chosen || score > chosen.score) chosen = { unit, score };
     }
     return chosen;

@@ -937,6 +937,14 @@ describe('grounding and the embedded answer', () => {
     assert.deepEqual(cited.map((section) => section.url), [duplicates.url]);
   });
 
+  test('a sentence that says what to do answers before a list item that only names the same things', () => {
+    const behaviour = { url: 'https://acme.test/docs/locales#behaviour', title: 'Locales', section: 'Behaviour', markdown: 'The locale affects:\n\n- Key matching (`MATCH` and `FIND`); locales affect case insensitive matching of keys\n- Sorting of keys in reports' };
+    const matching = { url: 'https://acme.test/docs/keys#loose', title: 'Keys', section: 'Exact and loose matching', markdown: 'Keys are matched exactly by default. The key word `IMATCH` can be used instead of `MATCH` to make the match case insensitive.' };
+    const { text, cited } = composeFrom('why does MATCH not match my upper case keys? need case insensitive', [behaviour, matching]);
+    assert.equal(text, 'The key word `IMATCH` can be used instead of `MATCH` to make the match case insensitive [1].');
+    assert.deepEqual(cited.map((section) => section.url), [matching.url]);
+  });
+
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
     const { text } = composeFrom('Which formats can exports be written in?', [{ url: 'https://acme.test/docs/exports', title: 'Exports', section: 'Formats', markdown }]);
