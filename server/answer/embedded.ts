@@ -104,10 +104,10 @@ const SUPPORTING_SHARE = 0.4;
 
 const isProse = (unit: Unit) => unit.passage.blocks[unit.block]!.kind === 'prose';
 
-/** A list item that announces the items nested in it ("… the following payments are settled:"), as a sentence would. */
+/** A list item that announces the items nested in it ("… the following payments are settled:") or an example, as a sentence would. */
 const announcesItems = (unit: Unit) => {
   const [block, next] = [unit.passage.blocks[unit.block], unit.passage.blocks[unit.block + 1]];
-  return block?.kind === 'item' && next?.kind === 'item' && next.indent > block.indent && /:$/.test(unit.text);
+  return block?.kind === 'item' && /:$/.test(unit.text) && (next?.kind === 'code' || (next?.kind === 'item' && next.indent > block.indent));
 };
 
 /** A sentence about the page rather than its topic, or one that sends the reader elsewhere. */
@@ -127,8 +127,9 @@ const MAX_STEPS = 12;
 /** A block of a passage's markdown, in order. */
 type Block =
   | { kind: 'prose'; text: string }
-  | { kind: 'item'; text: string; ordered: boolean; list: number; indent: number }
-  | { kind: 'code'; markdown: string };
+  | { kind: 'item'; text: string; ordered: boolean; list: number; indent: number; number?: number }
+  /** `step`: the numbered list whose steps the example sits between, as a step's code does. */
+  | { kind: 'code'; markdown: string; step?: number };
 
 interface Passage {
   section: GroundingSection;
@@ -437,8 +438,10 @@ function quote(
     const next = blocks[unit.block + 1];
     // What the paragraph announces at its end ("the following variations apply:") is quoted only when it is shown.
     if (block.kind === 'prose') lead = inContext(lead, sentences(block.text).map(cleanInline), next?.kind === 'code' || next?.kind === 'item');
-    // The example of a sentence is next to it: among the two blocks after it, else right before it.
-    const code = [next, blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
+    // The example of a sentence is next to it: among the two blocks after it, else right before it; but a list the sentence
+    // announces is what it leads to, with any code between its items.
+    const announcesList = next?.kind === 'item' && /:$/.test(lead);
+    const code = announcesList ? undefined : [next, blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
     if (code?.kind === 'code') {
       example = code.markdown;
       // A short paragraph between them that announces it ("There is a socket flag to set, in order to prevent this:") goes with it.
@@ -447,7 +450,7 @@ function quote(
       // Else a pasted error is shown by the example that shows it, before the sentence explaining it, not by a later one.
       const showing = [blocks[unit.block - 1], blocks[unit.block - 2]].find((other) => other?.kind === 'code' && question.showsError(other.markdown));
       if (!announcing && showing?.kind === 'code' && question.explainsError(unit)) example = showing.markdown;
-    } else if (next?.kind === 'item' && /:$/.test(lead)) {
+    } else if (next?.kind === 'item' && announcesList) {
       // An item announcing a list ("the following commands … can use a parallel plan:") is followed by its own items, nested in it.
       example = block.kind === 'item' && next.list === block.list ? listOf(blocks, block.list, unit.block) : listOf(blocks, next.list);
       steps = example !== undefined;
@@ -565,10 +568,18 @@ function listOf(blocks: Block[], list: number, under?: number): string | undefin
     if (end > 0) items = items.slice(0, end);
     if (items.length === 0) return undefined;
   }
-  return items
-    .slice(0, MAX_STEPS)
-    .map((item, index) => `${item.ordered ? `${index + 1}.` : '-'} ${item.text}`)
-    .join('\n');
+  // A step's code (numbered steps' only) follows it, as on the page.
+  const shown = items.slice(0, MAX_STEPS);
+  const isStepCode = (block: Block | undefined) => block?.kind === 'code' && block.step === list;
+  let end = blocks.indexOf(shown.at(-1)!) + 1;
+  while (isStepCode(blocks[end])) end++;
+  const parts: string[] = [];
+  let number = 0;
+  for (const block of blocks.slice(blocks.indexOf(shown[0]!), end)) {
+    if (block.kind === 'code' && isStepCode(block)) parts.push(`\n${block.markdown}\n`);
+    else if (block.kind === 'item' && shown.includes(block)) parts.push(`${block.ordered ? `${++number}.` : '-'} ${block.text}`);
+  }
+  return parts.join('\n').trim();
 }
 
 /** The parts of a question asking two things: split at a further question, a semicolon or "and" joining clauses. */
@@ -627,12 +638,12 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       if (trimmed !== '' || !/^(\s*)([-*+]|\d+[.)])\s/.test(lines[index + 1] ?? '')) list = undefined;
       continue;
     }
-    const item = /^(?:([-*+])|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.*)$/.exec(trimmed);
+    const item = /^(?:([-*+])|(\d+)[.)])\s+(?:\[[ xX]\]\s+)?(.*)$/.exec(trimmed);
     if (item) {
       flush();
       const ordered = item[1] === undefined;
       if (!list || list.ordered !== ordered) list = { number: lists++, ordered };
-      blocks.push({ kind: 'item', text: item[2]!, ordered, list: list.number, indent: /^\s*/.exec(line)![0].replace(/\t/g, '    ').length });
+      blocks.push({ kind: 'item', text: item[3]!, ordered, list: list.number, indent: /^\s*/.exec(line)![0].replace(/\t/g, '    ').length, ...(ordered && { number: Number(item[2]) }) });
       continue;
     }
     const last = blocks.at(-1);
@@ -645,9 +656,33 @@ function readPassage(section: GroundingSection, rank: number): Passage {
     paragraph.push(trimmed.replace(/^>\s?/, ''));
   }
   flush();
+  joinStepsAroundCode(blocks);
   const headingTerms = new Set([...terms(section.title), ...headingTermsOf(section.section ?? '')]);
   const ownHeadingTerms = headingTermsOf(ownHeading(section.section) || section.title);
   return { section, rank, blocks, headingTerms, ownHeadingTerms, allTerms: new Set([...headingTerms, ...terms(plainInline(section.markdown || section.text))]) };
+}
+
+/**
+ * Numbered steps with their code between them ("1. Create the table …", its `CREATE TABLE`, "2.
+ * Create partitions …") are one procedure: markdown ends a list at a code block that is not
+ * indented under its item, so the step after it, numbered on, starts another. It joins the
+ * first again, and the code between them is part of it.
+ */
+function joinStepsAroundCode(blocks: Block[]): void {
+  for (let index = 0; index < blocks.length; index++) {
+    const before = blocks[index - 1];
+    if (blocks[index]!.kind !== 'code' || before?.kind !== 'item' || !before.ordered || before.number === undefined) continue;
+    let end = index;
+    while (blocks[end]?.kind === 'code') end++;
+    const after = blocks[end];
+    const continues = after?.kind === 'item' && after.ordered && after.number === before.number + 1 && after.list !== before.list;
+    // The last step's code too, when the step announces it ("So the commands might look like:").
+    if (!continues && !/:$/.test(before.text)) continue;
+    for (let code = index; code < end; code++) (blocks[code] as Extract<Block, { kind: 'code' }>).step = before.list;
+    if (!continues) continue;
+    const joined = after.list;
+    for (const block of blocks) if (block.kind === 'item' && block.list === joined) block.list = before.list;
+  }
 }
 
 const isTableRule = (line: string | undefined) => line !== undefined && /^\|[\s:|-]+\|$/.test(line.trim()) && line.includes('-');

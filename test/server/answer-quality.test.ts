@@ -945,6 +945,47 @@ describe('grounding and the embedded answer', () => {
     assert.deepEqual(cited.map((section) => section.url), [matching.url]);
   });
 
+  test('numbered steps keep the code between them, the last step\'s announced code too, in one procedure', () => {
+    const markdown = [
+      'To open a branch, use the following steps:',
+      '',
+      '1. Create the branch with its city:',
+      '',
+      '```sh',
+      'acme branch create --city Lyon',
+      '```',
+      '',
+      '2. Open it for sales. Sales start the next morning.',
+      '3. Give staff their badges:',
+      '',
+      '```sh',
+      'acme badges issue --branch Lyon',
+      '```',
+      '',
+      'Branches close at midnight.',
+    ].join('\n');
+    const { text } = composeFrom('How do I open a branch?', [{ url: 'https://acme.test/docs/branches#opening', title: 'Branches', section: 'Opening a branch', markdown }]);
+    assert.equal(
+      text,
+      [
+        'To open a branch, use the following steps [1]:',
+        '',
+        '1. Create the branch with its city:',
+        '',
+        '```sh',
+        'acme branch create --city Lyon',
+        '```',
+        '',
+        '2. Open it for sales. Sales start the next morning.',
+        '3. Give staff their badges:',
+        '',
+        '```sh',
+        'acme badges issue --branch Lyon',
+        '```',
+      ].join('\n'),
+    );
+  });
+
   test('a list item that announces the items after it, at its own level, is followed by them', () => {
     const markdown = ['- Exports can be written in these formats, chosen per export:', '- CSV, with a header row', '- JSON lines, one object per line', '', 'Exports are kept for a week.'].join('\n');
     const { text } = composeFrom('Which formats can exports be written in?', [{ url: 'https://acme.test/docs/exports', title: 'Exports', section: 'Formats', markdown }]);
