@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, abbreviationOf, abbreviationsIn, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, ownHeading, share, terms, termsDoneWithout, unaskedHeadingShare, withoutVisitorNames } from './text.js';
+import { abbreviating, abbreviationOf, abbreviationsIn, contentQuery, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, withTypeNames } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -105,7 +105,7 @@ const SUPPORTING_SHARE = 0.4;
 const isProse = (unit: Unit) => unit.passage.blocks[unit.block]!.kind === 'prose';
 
 /** A list item that announces the items nested in it ("… the following payments are settled:") or an example, as a sentence would. */
-const announcesItems = (unit: Unit) => {
+const announcesWhatFollows = (unit: Unit) => {
   const [block, next] = [unit.passage.blocks[unit.block], unit.passage.blocks[unit.block + 1]];
   return block?.kind === 'item' && /:$/.test(unit.text) && (next?.kind === 'code' || (next?.kind === 'item' && next.indent > block.indent));
 };
@@ -128,7 +128,7 @@ const MAX_STEPS = 12;
 type Block =
   | { kind: 'prose'; text: string }
   | { kind: 'item'; text: string; ordered: boolean; list: number; indent: number; number?: number }
-  /** `step`: the numbered list whose steps the example sits between, as a step's code does. */
+  /** `step`: the numbered list it belongs to, as the code shown under one of its steps. */
   | { kind: 'code'; markdown: string; step?: number };
 
 interface Passage {
@@ -166,7 +166,7 @@ export interface ComposedAnswer {
 
 /** Builds the whole answer: quoted sentences and examples with citations, or the plain "not found" without any. */
 export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections' | 'language' | 'history'>): ComposedAnswer {
-  const input = { ...given, question: withoutVisitorNames(given.question) };
+  const input = { ...given, question: withTypeNames(given.question) };
   const refusal = { text: noAnswerText(input.language), cited: [] };
   const questionTerms = [...new Set(terms(input.question))];
   const passages = input.sections.map((section, rank) => readPassage(section, rank));
@@ -270,7 +270,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const signpost = SIGNPOST.test(unit.text) ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
       const score =
         signpost *
-        (isProse(unit) || announcesItems(unit) ? 1 : LIST_ITEM) *
+        (isProse(unit) || announcesWhatFollows(unit) ? 1 : LIST_ITEM) *
         phrased *
         coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + unit.passage.rank)) ** 0.6;
       if (!chosen || score > chosen.score) chosen = { unit, score };
@@ -280,8 +280,9 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
 
   // A version the visitor mentions ("in postgres 15") is rarely written where the answer is, nor what they want to do without.
   const doneWithout = termsDoneWithout(input.question);
-  const required = new Set(questionTerms.filter((term) => !/^\d+$/.test(term) && !doneWithout.has(term)));
-  const parts = questionParts(input.question).map((part) => terms(part));
+  const wanted = questionTerms.filter((term) => !/^\d+$/.test(term));
+  const required = new Set(wanted.every((term) => doneWithout.has(term)) ? wanted : wanted.filter((term) => !doneWithout.has(term)));
+  const parts = questionParts(keywordsInCapitals(input.question)).map((part) => terms(part));
   // Only a passage that covers the question can answer it: when the best sentence is in one that does not, another may.
   // A question of two parts no passage covers alone may be answered by two that each cover a part.
   const covering = (wanted: Set<string>[]) => new Set(passages.filter((passage) => wanted.some((asked) => share(asked, passage.allTerms) >= MIN_COVERAGE)));
@@ -356,17 +357,26 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   }
   if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
-  // "What is TOAST?" is told first what the abbreviation stands for, where a passage says it and what is quoted does not.
+  // "What is TOAST?" is told first what the abbreviation stands for, where a passage spells it out beside it ("TOAST (The
+  // Oversized-Attribute Storage Technique)") and what is quoted does not: only when the question asks about just that.
   const said = alike(quoted.map((part) => `${part.lead} ${part.example ?? ''} ${part.more ?? ''}`).join(' '));
-  const expansions = (definitional ? [...abbreviations] : []).flatMap(([term, long]) => {
-    const passage = passages.find(({ section }) => alike(`${section.title}\n${section.section ?? ''}\n${section.markdown || section.text}`).includes(alike(long)));
+  const expansions = (definitional ? [...abbreviations.keys()] : []).flatMap((term) => {
     const written = words(input.question).find((word) => terms(word)[0] === term);
-    return passage && written && !said.includes(alike(long)) ? [{ passage, short: abbreviationOf(written), long }] : [];
+    if (!written) return [];
+    const short = abbreviationOf(written);
+    const found = passages.flatMap(({ section }) => {
+      const long = spelledOutIn(`${section.title}\n\n${section.section ?? ''}\n\n${section.markdown || section.text}`, short);
+      return long ? [{ passage: passages.find((passage) => passage.section === section)!, short, long }] : [];
+    })[0];
+    // "What is a BRIN index?" asks about just that, since its long form says "index"; "the default port of the API" does not.
+    const others = terms(contentQuery(input.question)).filter((other) => other !== term);
+    const aboutIt = found !== undefined && others.every((other) => terms(found.long).includes(other));
+    return found && aboutIt && !said.includes(alike(found.long)) ? [found] : [];
   });
-  // Spelled out by the passage the answer is quoted from, it heads the answer: "GRV (gross refund value): The sum of …".
-  const heading = quoted[0]!;
-  for (const { short, long } of expansions.filter((expansion) => expansion.passage === heading.passage).reverse()) heading.lead = `${short} (${long}): ${heading.lead}`;
-  const told = expansions.filter((expansion) => expansion.passage !== heading.passage).map(({ passage, short, long }) => ({ passage, line: `${short}: ${long}.` }));
+  // Spelled out by the passage the answer is quoted from, it heads the answer: "MVCC (Multi-version concurrency control): …".
+  const opening = quoted[0]!;
+  for (const { short, long } of expansions.filter((expansion) => expansion.passage === opening.passage).reverse()) opening.lead = `${short} (${long}): ${opening.lead}`;
+  const told = expansions.filter((expansion) => expansion.passage !== opening.passage).map(({ passage, short, long }) => ({ passage, line: `${short}: ${long}.` }));
   const order = [...new Set([...told.map((expansion) => expansion.passage), ...quoted.map((part) => part.passage)])];
   const citation = (passage: Passage) => order.indexOf(passage) + 1;
   const cited = order.map((passage) => ({ ...passage.section, citation: citation(passage) }));
@@ -430,7 +440,7 @@ function quote(
   let steps = false;
   if (block.kind === 'item' && block.ordered) {
     // A step answers as the whole procedure, introduced by the sentence before it when there is one.
-    const before = blocks.slice(0, unit.block).reverse().find((other) => other.kind !== 'item' || other.list !== block.list);
+    const before = blocks.slice(0, unit.block).reverse().find((other) => (other.kind !== 'item' || other.list !== block.list) && (other.kind !== 'code' || other.step !== block.list));
     if (before?.kind === 'prose') lead = cleanInline(sentences(before.text).at(-1)!);
     example = listOf(blocks, block.list);
     steps = true;
@@ -447,9 +457,11 @@ function quote(
       // A short paragraph between them that announces it ("There is a socket flag to set, in order to prevent this:") goes with it.
       const announcing = code === blocks[unit.block + 2] && next?.kind === 'prose' && /:$/.test(next.text.trim()) && wordCount(next.text) >= 4 && wordCount(next.text) <= ANNOUNCING_WORDS;
       if (announcing && !/:$/.test(lead)) lead = `${lead} ${cleanInline(next.text)}`;
-      // Else a pasted error is shown by the example that shows it, before the sentence explaining it, not by a later one.
+      // Else a pasted error is shown by the example that shows it, before the sentence explaining it, not by a later one,
+      // unless the sentence leads to that one ("To prevent this, set the reuse flag:").
       const showing = [blocks[unit.block - 1], blocks[unit.block - 2]].find((other) => other?.kind === 'code' && question.showsError(other.markdown));
-      if (!announcing && showing?.kind === 'code' && question.explainsError(unit)) example = showing.markdown;
+      const leadsToIt = code === next && /:$/.test(lead);
+      if (!announcing && !leadsToIt && showing?.kind === 'code' && question.explainsError(unit)) example = showing.markdown;
     } else if (next?.kind === 'item' && announcesList) {
       // An item announcing a list ("the following commands … can use a parallel plan:") is followed by its own items, nested in it.
       example = block.kind === 'item' && next.list === block.list ? listOf(blocks, block.list, unit.block) : listOf(blocks, next.list);
@@ -675,7 +687,8 @@ function joinStepsAroundCode(blocks: Block[]): void {
     let end = index;
     while (blocks[end]?.kind === 'code') end++;
     const after = blocks[end];
-    const continues = after?.kind === 'item' && after.ordered && after.number === before.number + 1 && after.list !== before.list;
+    // Numbered on ("2." after "1."), or every step numbered "1." as markdown allows.
+    const continues = after?.kind === 'item' && after.ordered && (after.number === before.number + 1 || after.number === 1 && before.number === 1) && after.list !== before.list;
     // The last step's code too, when the step announces it ("So the commands might look like:").
     if (!continues && !/:$/.test(before.text)) continue;
     for (let code = index; code < end; code++) (blocks[code] as Extract<Block, { kind: 'code' }>).step = before.list;

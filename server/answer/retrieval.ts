@@ -19,7 +19,7 @@ import { publicHits, searchHeadings, searchSections, sectionHeaded, type Section
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { abbreviating, abbreviationsIn, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, share, terms, unaskedHeadingShare, withoutVisitorNames } from './text.js';
+import { abbreviating, abbreviationsIn, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, share, terms, unaskedHeadingShare, withTypeNames } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -56,7 +56,7 @@ interface Query {
 const MAX_LEAVE_ONE_OUT = 7;
 
 export async function retrieveSections(db: Queryable, given: RetrievalInput): Promise<RetrievedSection[]> {
-  const input = { ...given, question: withoutVisitorNames(given.question) };
+  const input = { ...given, question: withTypeNames(given.question) };
   const limit = input.limit ?? 4;
   const lastQuestion = input.previousQuestions.at(-1);
   const candidates = new Map<string, { hit: SectionHit; fused: number }>();

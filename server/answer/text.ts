@@ -147,13 +147,27 @@ function phrasesAsWords(text: string): string {
 }
 
 /**
- * A stop word written in capitals in a text that is not ("UNION ALL", "NOT IN", "IS NULL") is
- * a keyword of a language, so content: it is kept, marked (`all_`) apart from the plain word.
+ * A stop word written in capitals beside another word in capitals, in a text written mostly in
+ * lower case ("UNION ALL", "NOT IN", "IS NULL"), is a keyword of a language, so content: it is
+ * kept, marked (`all_`) apart from the plain word.
  */
-function keywordsInCapitals(text: string): string {
-  if (!/\p{Ll}/u.test(text)) return text;
-  return text.replace(/(?<![\p{L}\p{N}_])[A-Z]{2,}(?![\p{L}\p{N}_])/gu, (word) => (STOP_WORDS.has(word.toLowerCase()) ? `${word}_` : word));
+export function keywordsInCapitals(text: string): string {
+  // Only beside another word in capitals ("NOT IN", not an emphatic "NOT"), and not in a text written mostly in capitals
+  // ("HOW DO I USE json.dumps?", "HOW TO INSTALL") or joined by a hyphen ("en-US").
+  if (!CAPITALS_RUN.test(text) || (text.match(/\b[A-Z]{2,}\b/g)?.length ?? 0) > (text.match(/\p{L}*\p{Ll}\p{L}*/gu)?.length ?? 0)) return text;
+  const keywords = new Set<string>();
+  const marked = text.replace(CAPITALS_RUNS, (run) =>
+    run.replace(/[A-Z]+/g, (word) => {
+      if (!STOP_WORDS.has(word.toLowerCase())) return word;
+      keywords.add(word);
+      return `${word}_`;
+    }),
+  );
+  // Once a keyword, the same word in capitals on its own too ("… UNION ALL, and why would I use ALL?").
+  return keywords.size === 0 ? marked : marked.replace(/(?<![\p{L}\p{N}_-])[A-Z]{2,}(?![\p{L}\p{N}_-])/gu, (word) => (keywords.has(word) ? `${word}_` : word));
 }
+const CAPITALS_RUNS = /(?<![\p{L}\p{N}_-])[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+(?![\p{L}\p{N}_-])/gu;
+const CAPITALS_RUN = new RegExp(CAPITALS_RUNS.source, 'u');
 
 /** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
 export function terms(text: string): string[] {
@@ -249,7 +263,8 @@ export const DEFINITION_ASKED = /^\s*(?:what(?:['’]s| is| are| does| do)\b|def
  * often does not.
  */
 export function termsDoneWithout(question: string): Set<string> {
-  return new Set([...question.matchAll(/\bwithout\b([^,;:?!.]*)/gi)].flatMap((match) => terms(match[1]!)));
+  // Up to where the question goes on: "without downtime in Kubernetes" does without downtime only.
+  return new Set([...question.matchAll(/\bwithout\s+((?:(?!(?:and|or|but|in|on|at|for|to|with|from|into|when|while|because|so|if|how|what|why|where|which|who|can|could|do|does|should|would|is|are|i)\b)[^\s,;:?!.]+\s*)+)/gi)].flatMap((match) => terms(match[1]!)));
 }
 
 /** A question about versions or what changed between them. */
@@ -270,12 +285,16 @@ export function isApiHeading(heading: string): boolean {
 }
 
 /**
- * A question with the visitor's own names for their objects read as what they name:
- * "mylist.sort()" asks about `list.sort()`, "my_dict.get" about `dict.get`.
+ * A question with the visitor's own name for an object read as the type it names, where a
+ * method is called on it: "mylist.sort()" asks about `list.sort()`, "my_dict.get()" about
+ * `dict.get()`. A module's name ("mysql.connect()") or a file's ("myfile.txt") is kept.
  */
-export function withoutVisitorNames(question: string): string {
-  return question.replace(/(?<![\p{L}\p{N}_.])my_?([a-z]{3,})(?=\.[\p{L}_])/gu, '$1');
+export function withTypeNames(question: string): string {
+  return question.replace(/(?<![\p{L}\p{N}_.])my_?([a-z]{3,})(?=\.[\p{L}_][\p{L}\p{N}_]*\()/gu, (name, type: string) => (TYPE_NAMES.has(type) ? type : name));
 }
+
+/** What a visitor's own name for a value says it is ("mylist", "my_dict"): a module's name ("mysql") says nothing of the kind. */
+const TYPE_NAMES = new Set('list dict set tuple str string bytes array map object obj file dataframe frame queue deque counter socket connection conn session client cursor iterator generator thread process lock event task future logger parser table view index'.split(' '));
 
 /**
  * The error message a visitor pasted into a question ("I get ERROR: value too long for type
@@ -287,7 +306,7 @@ export function errorMessageIn(question: string): string | undefined {
   // Without what the visitor says about it: "… when I …", "… -- happens every time I restart", "…  (running a long report)".
   const message = match?.[1]
     ?.replace(/\s+(?:when|after|while|if|because)\s+I\b.*$/i, '')
-    .replace(/\s+(?:-{2,}|[—–])\s.*$|\s-\s+.*$|\s{2,}\(.*$/, '')
+    .replace(/\s+(?:-{2,}|[—–])\s.*$|\s{2,}\(.*$/, '')
     .trim();
   return message && message.length >= 8 ? message : undefined;
 }
@@ -374,14 +393,11 @@ export function abbreviationsDefined(question: string, texts: string[], headings
     const short = abbreviationOf(word);
     const letters = short.toLowerCase();
     const term = terms(word)[0]!;
-    search: for (const text of texts) {
-      if (!text.includes(short)) continue;
-      for (const { candidate, before } of definitionCandidates(text, short)) {
-        const long = longForm(letters, candidate.replace(/[`*_]/g, ' '), before);
-        if (long) {
-          found.set(term, long);
-          break search;
-        }
+    for (const text of texts) {
+      const long = spelledOutIn(text, short);
+      if (long) {
+        found.set(term, long);
+        break;
       }
     }
     if (found.has(term) || letters.length < 3) continue;
@@ -391,6 +407,16 @@ export function abbreviationsDefined(question: string, texts: string[], headings
     if (spelled && [question, ...texts].some((text) => capitals.test(text))) found.set(term, spelled.trim());
   }
   return found;
+}
+
+/** The long form a text spells out for an abbreviation (`short`, in capitals) itself, beside it: not a heading's initials. */
+export function spelledOutIn(text: string, short: string): string | undefined {
+  if (!text.includes(short)) return undefined;
+  for (const { candidate, before } of definitionCandidates(text, short)) {
+    const long = longForm(short.toLowerCase(), candidate.replace(/[`*_]/g, ' '), before);
+    if (long) return long;
+  }
+  return undefined;
 }
 
 /** An abbreviation as a question may write it ("cte", "CTEs"), in capitals and singular: "CTE". */
