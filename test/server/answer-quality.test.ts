@@ -668,6 +668,9 @@ function composeFrom(question: string, passages: GivenPassage[]) {
   return composeAnswer({ question, language: 'en', history: [], sections });
 }
 
+/** A troubleshooting page's opening: the error as the page shows it. */
+const RELAY_FAILURE = ['Restarting the relay too quickly can fail with:', '', '```text', 'RelayError: [E42] port already bound', '```', ''];
+
 /** Asserts the embedded engine's answer from `passages` is `text`, citing `quoted`, in that order. */
 function assertAnswer(question: string, passages: GivenPassage[], text: string, quoted: GivenPassage[]) {
   const answer = composeFrom(question, passages);
@@ -882,12 +885,7 @@ describe('grounding and the embedded answer', () => {
 
   test('a pasted error with the visitor\'s remark after it ("-- happens every time …") is explained where the page shows it, with the fix the page announces', () => {
     const markdown = [
-      'Restarting the relay too quickly can fail with:',
-      '',
-      '```text',
-      'RelayError: [E42] port already bound',
-      '```',
-      '',
+      ...RELAY_FAILURE,
       'This is because the old relay still holds the port for a minute.',
       '',
       'Set the reuse flag to prevent this:',
@@ -972,12 +970,7 @@ describe('grounding and the embedded answer', () => {
 
   test('an explained error whose explanation leads to the fix ("To prevent this, set the reuse flag:") is shown the fix', () => {
     const markdown = [
-      'Restarting the relay too quickly can fail with:',
-      '',
-      '```text',
-      'RelayError: [E42] port already bound',
-      '```',
-      '',
+      ...RELAY_FAILURE,
       'This is because the old relay still holds the port for a minute. To prevent this, set the reuse flag:',
       '',
       '```sh',
