@@ -154,7 +154,11 @@ function phrasesAsWords(text: string): string {
 export function keywordsInCapitals(text: string): string {
   // Only beside another word in capitals ("NOT IN", not an emphatic "NOT"), and not in a text written mostly in capitals
   // ("HOW DO I USE json.dumps?", "HOW TO INSTALL") or joined by a hyphen ("en-US").
-  if (!CAPITALS_RUN.test(text) || (text.match(/\b[A-Z]{2,}\b/g)?.length ?? 0) > (text.match(/\p{L}*\p{Ll}\p{L}*/gu)?.length ?? 0)) return text;
+  // Most texts have no two words in capitals side by side, or none of them a stop word ("CREATE TABLE"): checked first, cheaply.
+  if (!/[A-Z]{2}[ \t]+[A-Z]{2}/.test(text)) return text;
+  const runs = text.match(CAPITALS_RUNS) ?? [];
+  if (!runs.some((run) => run.split(/[ \t]+/).some((word) => STOP_WORDS.has(word.toLowerCase())))) return text;
+  if ((text.match(/\b[A-Z]{2,}\b/g)?.length ?? 0) > (text.match(/\b[A-Za-z]*[a-z][A-Za-z]*\b/g)?.length ?? 0)) return text;
   const keywords = new Set<string>();
   const marked = text.replace(CAPITALS_RUNS, (run) =>
     run.replace(/[A-Z]+/g, (word) => {
@@ -167,7 +171,6 @@ export function keywordsInCapitals(text: string): string {
   return keywords.size === 0 ? marked : marked.replace(/(?<![\p{L}\p{N}_-])[A-Z]{2,}(?![\p{L}\p{N}_-])/gu, (word) => (keywords.has(word) ? `${word}_` : word));
 }
 const CAPITALS_RUNS = /(?<![\p{L}\p{N}_-])[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+(?![\p{L}\p{N}_-])/gu;
-const CAPITALS_RUN = new RegExp(CAPITALS_RUNS.source, 'u');
 
 /** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
 export function terms(text: string): string[] {
