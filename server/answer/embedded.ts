@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, abbreviationOf, abbreviationsIn, contentQuery, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, withTypeNames } from './text.js';
+import { abbreviating, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, withTypeNames } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -171,7 +171,8 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const questionTerms = [...new Set(terms(input.question))];
   const passages = input.sections.map((section, rank) => readPassage(section, rank));
   // "What is WAL?" is answered where a passage says "Write-Ahead Logging" too, when one of them says they are the same.
-  const abbreviations = abbreviationsIn(input.question, input.sections.map((section) => ({ ...section, text: section.markdown || section.text })));
+  const asWritten = input.sections.map((section) => ({ ...section, text: section.markdown || section.text }));
+  const abbreviations = abbreviationsIn(input.question, asWritten);
   const spelledOut = abbreviating(abbreviations, questionTerms);
   for (const passage of passages) {
     passage.headingTerms = spelledOut(passage.headingTerms);
@@ -280,8 +281,8 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
 
   // A version the visitor mentions ("in postgres 15") is rarely written where the answer is, nor what they want to do without.
   const doneWithout = termsDoneWithout(input.question);
-  const wanted = questionTerms.filter((term) => !/^\d+$/.test(term));
-  const required = new Set(wanted.every((term) => doneWithout.has(term)) ? wanted : wanted.filter((term) => !doneWithout.has(term)));
+  const versionless = questionTerms.filter((term) => !/^\d+$/.test(term));
+  const required = new Set(versionless.every((term) => doneWithout.has(term)) ? versionless : versionless.filter((term) => !doneWithout.has(term)));
   const parts = questionParts(keywordsInCapitals(input.question)).map((part) => terms(part));
   // Only a passage that covers the question can answer it: when the best sentence is in one that does not, another may.
   // A question of two parts no passage covers alone may be answered by two that each cover a part.
@@ -364,14 +365,15 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const written = words(input.question).find((word) => terms(word)[0] === term);
     if (!written) return [];
     const short = abbreviationOf(written);
-    const found = passages.flatMap(({ section }) => {
-      const long = spelledOutIn(`${section.title}\n\n${section.section ?? ''}\n\n${section.markdown || section.text}`, short);
-      return long ? [{ passage: passages.find((passage) => passage.section === section)!, short, long }] : [];
-    })[0];
     // "What is a BRIN index?" asks about just that, since its long form says "index"; "the default port of the API" does not.
     const others = terms(contentQuery(input.question)).filter((other) => other !== term);
-    const aboutIt = found !== undefined && others.every((other) => terms(found.long).includes(other));
-    return found && aboutIt && !said.includes(alike(found.long)) ? [found] : [];
+    for (const [index, passage] of passages.entries()) {
+      const long = spelledOutIn(definingText(asWritten[index]!), short);
+      if (!long) continue;
+      const aboutIt = others.every((other) => terms(long).includes(other));
+      return aboutIt && !said.includes(alike(long)) ? [{ passage, short, long }] : [];
+    }
+    return [];
   });
   // Spelled out by the passage the answer is quoted from, it heads the answer: "MVCC (Multi-version concurrency control): …".
   const opening = quoted[0]!;
@@ -462,7 +464,7 @@ function quote(
       const showing = [blocks[unit.block - 1], blocks[unit.block - 2]].find((other) => other?.kind === 'code' && question.showsError(other.markdown));
       const leadsToIt = code === next && /:$/.test(lead);
       if (!announcing && !leadsToIt && showing?.kind === 'code' && question.explainsError(unit)) example = showing.markdown;
-    } else if (next?.kind === 'item' && announcesList) {
+    } else if (announcesList) {
       // An item announcing a list ("the following commands … can use a parallel plan:") is followed by its own items, nested in it.
       example = block.kind === 'item' && next.list === block.list ? listOf(blocks, block.list, unit.block) : listOf(blocks, next.list);
       steps = example !== undefined;

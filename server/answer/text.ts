@@ -429,12 +429,12 @@ export function abbreviationOf(word: string): string {
 
 /** What the question's abbreviations stand for, where the sections (their headings and texts) define them. */
 export function abbreviationsIn(question: string, sections: { title: string; section?: string; text: string }[]): Map<string, string> {
-  return abbreviationsDefined(
-    question,
-    // Blank lines apart, so a heading is never read as an abbreviation over the first line of the text.
-    sections.map(({ title, section, text }) => `${title}\n\n${section ?? ''}\n\n${text}`),
-    sections.map(({ title, section }) => ownHeading(section) || title),
-  );
+  return abbreviationsDefined(question, sections.map(definingText), sections.map(({ title, section }) => ownHeading(section) || title));
+}
+
+/** A section's title, headings and text, read for the abbreviations they define: blank lines apart, so a heading is never read over the first line of the text. */
+export function definingText({ title, section, text }: { title: string; section?: string; text: string }): string {
+  return `${title}\n\n${section ?? ''}\n\n${text}`;
 }
 
 /** The most words of a question looked up as abbreviations (each found one is searched for once more). */
