@@ -668,8 +668,11 @@ function composeFrom(question: string, passages: GivenPassage[]) {
   return composeAnswer({ question, language: 'en', history: [], sections });
 }
 
-/** A troubleshooting page's opening: the error as the page shows it. */
-const RELAY_FAILURE = ['Restarting the relay too quickly can fail with:', '', '```text', 'RelayError: [E42] port already bound', '```', ''];
+/** A troubleshooting passage: the error as the page shows it, the paragraphs that explain it, then the fix's code. */
+function relayTroubleshooting(...explanation: string[]): GivenPassage {
+  const markdown = ['Restarting the relay too quickly can fail with:', '', '```text', 'RelayError: [E42] port already bound', '```', '', ...explanation, '', '```sh', 'assist relay --reuse-port', '```'].join('\n');
+  return { url: 'https://acme.test/docs/relay#troubleshooting', title: 'Relay', section: 'Troubleshooting', markdown };
+}
 
 /** Asserts the embedded engine's answer from `passages` is `text`, citing `quoted`, in that order. */
 function assertAnswer(question: string, passages: GivenPassage[], text: string, quoted: GivenPassage[]) {
@@ -884,17 +887,7 @@ describe('grounding and the embedded answer', () => {
   });
 
   test('a pasted error with the visitor\'s remark after it ("-- happens every time …") is explained where the page shows it, with the fix the page announces', () => {
-    const markdown = [
-      ...RELAY_FAILURE,
-      'This is because the old relay still holds the port for a minute.',
-      '',
-      'Set the reuse flag to prevent this:',
-      '',
-      '```sh',
-      'assist relay --reuse-port',
-      '```',
-    ].join('\n');
-    const relay = { url: 'https://acme.test/docs/relay#troubleshooting', title: 'Relay', section: 'Troubleshooting', markdown };
+    const relay = relayTroubleshooting('This is because the old relay still holds the port for a minute.', '', 'Set the reuse flag to prevent this:');
     for (const question of ['RelayError: [E42] port already bound   -- happens every time I restart the relay', 'RelayError: [E42] port already bound  (every time I restart the relay)']) {
       const { text } = composeFrom(question, [relay]);
       assert.equal(text, 'This is because the old relay still holds the port for a minute. Set the reuse flag to prevent this [1]:\n\n```sh\nassist relay --reuse-port\n```', question);
@@ -969,15 +962,8 @@ describe('grounding and the embedded answer', () => {
   });
 
   test('an explained error whose explanation leads to the fix ("To prevent this, set the reuse flag:") is shown the fix', () => {
-    const markdown = [
-      ...RELAY_FAILURE,
-      'This is because the old relay still holds the port for a minute. To prevent this, set the reuse flag:',
-      '',
-      '```sh',
-      'assist relay --reuse-port',
-      '```',
-    ].join('\n');
-    const { text } = composeFrom('RelayError: [E42] port already bound', [{ url: 'https://acme.test/docs/relay#troubleshooting', title: 'Relay', section: 'Troubleshooting', markdown }]);
+    const relay = relayTroubleshooting('This is because the old relay still holds the port for a minute. To prevent this, set the reuse flag:');
+    const { text } = composeFrom('RelayError: [E42] port already bound', [relay]);
     assert.equal(text, 'This is because the old relay still holds the port for a minute. To prevent this, set the reuse flag [1]:\n\n```sh\nassist relay --reuse-port\n```');
   });
 
