@@ -109,6 +109,14 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     // The engine ranks first the sections whose headings hold every word, so "add column table" alone can miss "Adding a Column".
     for (let index = 0; index + 1 < contentWords.length; index++) await ask({ text: `${contentWords[index]} ${contentWords[index + 1]}`, weight: 0.3, limit: PER_QUERY / 2 });
   }
+  // A question told in several clauses ("my prints show up late in docker logs. how to make output unbuffered?") asks
+  // in one of them, which may be found where the whole is not.
+  if (contentWords.length > MAX_LEAVE_ONE_OUT)
+    for (const clause of input.question.split(/[.?!;,:]\s+|\s+[—–-]\s+/)) {
+      const clauseContent = contentQuery(clause);
+      const asks = /^\s*(?:how|what|why|which|where|when|can|could|is|are|do|does)\b/i.test(clause);
+      if (clauseContent && clauseContent !== content && clauseContent.split(' ').length >= 2) await ask({ text: clauseContent, weight: asks ? 1 : 0.5, limit: PER_QUERY });
+    }
   // A question whose words are found together nowhere is asked word by word.
   if (candidates.size < PER_QUERY) for (const word of keywords(input.question, 5)) await ask({ text: word, weight: 0.3, limit: PER_QUERY / 2 });
   // The page may say "directory" where the visitor says "folder".

@@ -1215,3 +1215,27 @@ describe('summaries agree with the results', () => {
     assert.deepEqual(citations(done.text), sources.map((_: unknown, index: number) => index + 1));
   });
 });
+
+describe('a question told in several clauses', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = async (slug: string, title: string, content: string) => {
+      const response = await own.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: `https://acme.test/docs/${slug}`, title, content } });
+      assert.equal(response.status, 201, response.text);
+    };
+    // Many pages about the circumstances the visitor tells first, and many holding most of the question's rarer words,
+    // which fill the whole question's candidates, stored before the one page that answers what the visitor asks.
+    for (let index = 1; index <= 200; index++)
+      await addPage(`docker-logs-${index}`, `Docker logs of worker ${index}`, `# Docker logs of worker ${index}\n\nWhat worker ${index} prints shows up in them.`);
+    for (let index = 1; index <= 45; index++) await addPage(`terminal-notes-${index}`, `Terminal notes ${index}`, `# Terminal notes ${index}\n\nLate output shows up in the terminal.`);
+    await addPage('startup-flags', 'Startup flags', '# Startup flags\n\n## Flags\n\nTo make the output of the worker unbuffered, so that its prints reach the logs at once, terminal or not, start it with `--unbuffered`.');
+  });
+  after(() => own.stop());
+
+  test('the clause that asks ("how do I make the output unbuffered?") finds its answer after the clauses that tell the circumstances', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'my worker prints show up late in the docker logs when there is no terminal. how do I make the output unbuffered?' } });
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/startup-flags#flags'], json.text);
+    assert.match(json.text, /^To make the output of the worker unbuffered, .* start it with `--unbuffered`/);
+  });
+});
