@@ -19,7 +19,7 @@ import { publicHits, searchHeadings, searchSections, sectionHeaded, type Section
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { abbreviating, abbreviationsIn, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, share, terms, unaskedHeadingShare, withTypeNames } from './text.js';
+import { abbreviating, abbreviationsIn, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, withTypeNames } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -54,6 +54,8 @@ interface Query {
 
 /** Questions of up to this many content words are also asked once without each of them. */
 const MAX_LEAVE_ONE_OUT = 7;
+/** Of a longer question told in several clauses, at most this many are asked on their own. */
+const MAX_CLAUSES = 3;
 
 export async function retrieveSections(db: Queryable, given: RetrievalInput): Promise<RetrievedSection[]> {
   const input = { ...given, question: withTypeNames(given.question) };
@@ -109,14 +111,10 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     // The engine ranks first the sections whose headings hold every word, so "add column table" alone can miss "Adding a Column".
     for (let index = 0; index + 1 < contentWords.length; index++) await ask({ text: `${contentWords[index]} ${contentWords[index + 1]}`, weight: 0.3, limit: PER_QUERY / 2 });
   }
-  // A question told in several clauses ("my prints show up late in docker logs. how to make output unbuffered?") asks
-  // in one of them, which may be found where the whole is not.
-  if (contentWords.length > MAX_LEAVE_ONE_OUT)
-    for (const clause of input.question.split(/[.?!;,:]\s+|\s+[—–-]\s+/)) {
-      const clauseContent = contentQuery(clause);
-      const asks = /^\s*(?:how|what|why|which|where|when|can|could|is|are|do|does)\b/i.test(clause);
-      if (clauseContent && clauseContent !== content && clauseContent.split(' ').length >= 2) await ask({ text: clauseContent, weight: asks ? 1 : 0.5, limit: PER_QUERY });
-    }
+  // A long question told in several clauses ("my worker prints show up late in the docker logs when there is no
+  // terminal. how do I make the output unbuffered?") is also asked clause by clause: the whole may find only what
+  // the circumstances told first are about.
+  if (contentWords.length > MAX_LEAVE_ONE_OUT) for (const clause of questionClauses(input.question, MAX_CLAUSES)) await ask({ text: clause, weight: 0.5, limit: PER_QUERY });
   // A question whose words are found together nowhere is asked word by word.
   if (candidates.size < PER_QUERY) for (const word of keywords(input.question, 5)) await ask({ text: word, weight: 0.3, limit: PER_QUERY / 2 });
   // The page may say "directory" where the visitor says "folder".

@@ -314,6 +314,36 @@ export function errorMessageIn(question: string): string | undefined {
   return message && message.length >= 8 ? message : undefined;
 }
 
+/** A clause that asks rather than tells: it ends with a question mark or opens with a question word ("how do I …", "can I …"). */
+const ASKS = /^\s*(?:how|what|why|which|who|can|could|should|is|are|do|does)\b|[?？]\s*$/i;
+/** Where a clause ends: after a sentence (not after "e.g.") or a line, or at a comma before a question ("…, how do I …"). */
+const CLAUSE_END = /(?<=(?<!\b(?:e\.g|i\.e|etc|vs|cf))[.!?？;])\s+|\n+|,\s*(?:(?:and|but|or|so)\s+)?(?=(?:how|what|why|which|who|can|could|should)\b)/i;
+/** How much of a question is read for clauses: as much as a search reads. */
+const CLAUSES_READ = 1000;
+
+/**
+ * The clauses of a question told in several ("my worker prints show up late in the docker logs
+ * when there is no terminal. how do I make the output unbuffered?"), as the content words to look
+ * up on their own: at most `max`, those that ask first. A clause that only tells needs two content
+ * words. Code in backticks and a pasted error message are looked up on their own, so they are
+ * neither split nor clauses.
+ */
+export function questionClauses(question: string, max: number): string[] {
+  let text = question.slice(0, CLAUSES_READ);
+  const error = errorMessageIn(text);
+  if (error) text = text.replace(error, '\n');
+  const clauses = text
+    .replace(/`[^`\n]*`/g, ' ')
+    .split(CLAUSE_END)
+    .map((clause) => ({ content: contentQuery(clause), asks: ASKS.test(clause.trim()) }))
+    .filter(({ content, asks }) => (asks ? content !== '' : content.includes(' ')));
+  if (clauses.length < 2) return [];
+  return clauses
+    .sort((a, b) => Number(b.asks) - Number(a.asks))
+    .slice(0, max)
+    .map(({ content }) => content);
+}
+
 /**
  * The longest stretch of an error message without the names it was raised for: pages show the
  * message with their own example names (`role "joe"`), so `does not exist` is what they share.

@@ -1224,8 +1224,10 @@ describe('a question told in several clauses', () => {
       const response = await own.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: `https://acme.test/docs/${slug}`, title, content } });
       assert.equal(response.status, 201, response.text);
     };
-    // Many pages about the circumstances the visitor tells first, and many holding most of the question's rarer words,
-    // which fill the whole question's candidates, stored before the one page that answers what the visitor asks.
+    // No page holds every word of the whole question. Of the pages holding all but one of its rarer words, more than
+    // enough have one in their title ("Terminal notes"), so only those are ranked, and they fill the whole question's
+    // candidates; none of them covers the question, and the pages about the circumstances told first do not either.
+    // The page that answers what the visitor asks is found only by the clause that asks it.
     for (let index = 1; index <= 200; index++)
       await addPage(`docker-logs-${index}`, `Docker logs of worker ${index}`, `# Docker logs of worker ${index}\n\nWhat worker ${index} prints shows up in them.`);
     for (let index = 1; index <= 45; index++) await addPage(`terminal-notes-${index}`, `Terminal notes ${index}`, `# Terminal notes ${index}\n\nLate output shows up in the terminal.`);

@@ -1,0 +1,35 @@
+/**
+ * How a long question told in several clauses is read for search: the clauses it is looked up
+ * by, those that ask first, and never a pasted error message or code cut apart.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { questionClauses } from '../../server/answer/text.js';
+
+test('the circumstances told first and the question asked after are each a clause, the question first', () => {
+  assert.deepEqual(questionClauses('my worker prints show up late in the docker logs when there is no terminal. how do I make the output unbuffered?', 3), [
+    'output unbuffered',
+    'worker prints show late docker logs terminal',
+  ]);
+  // In any language: a clause ending with a question mark asks.
+  assert.deepEqual(questionClauses('Ich habe viele alte Dateien. Wie kann ich sie löschen?', 3), ['löschen', 'viele alte dateien']);
+});
+
+test('a comma before a further question ends a clause; a comma in a sentence, "e.g." and a decimal do not', () => {
+  assert.deepEqual(questionClauses('How do I print a number with commas as thousands separators, and can I round it to 2 decimals?', 3), [
+    'print number commas thousands separators',
+    'round 2 decimals',
+  ]);
+  assert.deepEqual(questionClauses('When I run the script with python3.11, e.g. from cron, it fails. what changed?', 3), ['changed', 'run script python3.11 e.g cron fails']);
+});
+
+test('a pasted error message and code in backticks are not cut into clauses', () => {
+  // The message runs to the end of the question, which is looked up as it is.
+  assert.deepEqual(questionClauses('ValueError: Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit. how do I fix it?', 3), []);
+  assert.deepEqual(questionClauses('I call `connect(host, port)` in a loop. how do I stop it?', 3), ['stop', 'call loop']);
+});
+
+test('a question of one clause has none to ask on its own, and a long one at most as many as asked for', () => {
+  assert.deepEqual(questionClauses('How do I make the worker output unbuffered when it runs in docker without a terminal?', 3), []);
+  assert.deepEqual(questionClauses('I have a big table. It has many rows. Vacuum runs often. Autovacuum logs warnings. Why is it slow?', 3), ['slow', 'big table', 'vacuum runs often']);
+});
