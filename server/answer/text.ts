@@ -198,7 +198,7 @@ export function terms(text: string): string[] {
  */
 export function contentQuery(question: string): string {
   const content: string[] = [];
-  for (const token of phrasesAsWords(question.normalize('NFKC')).split(/\s+/)) {
+  for (const token of phrasesAsWords(question.normalize('NFKC')).replace(LATIN_ABBREVIATIONS, ' ').split(/\s+/)) {
     // An identifier (`shared_buffers`, `json.dumps`, `__enter__`) is one content word, kept as written.
     const identifier = /^[^\p{L}\p{N}_]*([\p{L}\p{N}_]*[\p{L}\p{N}](?:[._][\p{L}\p{N}_]*[\p{L}\p{N}])*_*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
     if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());
@@ -206,6 +206,9 @@ export function contentQuery(question: string): string {
   }
   return [...new Set(content)].join(' ');
 }
+
+/** "e.g.", "i.e.": written with dots like an identifier (`os.path`), but no name of anything. */
+const LATIN_ABBREVIATIONS = /(?<![\p{L}\p{N}_.])(?:e\.g|i\.e|a\.k\.a|n\.b)\.?(?![\p{L}\p{N}_])/giu;
 
 /** Words naming what kind of entry a bare name is ("age() function?"). */
 const ENTRY_KINDS = new Set(['function', 'method', 'class', 'module', 'command', 'option', 'parameter', 'setting', 'keyword', 'statement', 'operator', 'type']);

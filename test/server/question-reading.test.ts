@@ -1,10 +1,17 @@
 /**
- * How a long question told in several clauses is read for search: the clauses it is looked up
- * by, those that ask first, and never a pasted error message or code cut apart.
+ * How a visitor's question is read for search: the names it holds, and, when it is told in
+ * several clauses, the clauses it is looked up by, those that ask first, never a pasted error
+ * message or code cut apart.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { questionClauses } from '../../server/answer/text.js';
+import { contentQuery, namedApis, questionClauses } from '../../server/answer/text.js';
+
+test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing to look up', () => {
+  const question = 'how do I sort a list of dicts, e.g. by a key (i.e. by one field), like os.path does?';
+  assert.deepEqual(namedApis(question), ['os.path']);
+  assert.equal(contentQuery(question), 'sort list dicts key field os.path');
+});
 
 test('the circumstances told first and the question asked after are each a clause, the question first', () => {
   assert.deepEqual(questionClauses('my worker prints show up late in the docker logs when there is no terminal. how do I make the output unbuffered?', 3), [
@@ -20,7 +27,7 @@ test('a comma before a further question ends a clause; a comma in a sentence, "e
     'print number commas thousands separators',
     'round 2 decimals',
   ]);
-  assert.deepEqual(questionClauses('When I run the script with python3.11, e.g. from cron, it fails. what changed?', 3), ['changed', 'run script python3.11 e.g cron fails']);
+  assert.deepEqual(questionClauses('When I run the script with python3.11, e.g. from cron, it fails. what changed?', 3), ['changed', 'run script python3.11 cron fails']);
 });
 
 test('a pasted error message and code in backticks are not cut into clauses', () => {
