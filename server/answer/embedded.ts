@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, withTypeNames } from './text.js';
+import { abbreviating, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -166,7 +166,7 @@ export interface ComposedAnswer {
 
 /** Builds the whole answer: quoted sentences and examples with citations, or the plain "not found" without any. */
 export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections' | 'language' | 'history'>): ComposedAnswer {
-  const input = { ...given, question: withTypeNames(given.question) };
+  const input = { ...given, question: questionAsked(given.question) };
   const refusal = { text: noAnswerText(input.language), cited: [] };
   const questionTerms = [...new Set(terms(input.question))];
   const passages = input.sections.map((section, rank) => readPassage(section, rank));

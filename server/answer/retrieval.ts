@@ -19,7 +19,7 @@ import { publicHits, searchHeadings, searchSections, sectionHeaded, type Section
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { abbreviating, abbreviationsIn, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, withTypeNames } from './text.js';
+import { abbreviating, abbreviationsIn, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -58,7 +58,7 @@ const MAX_LEAVE_ONE_OUT = 7;
 const MAX_CLAUSES = 3;
 
 export async function retrieveSections(db: Queryable, given: RetrievalInput): Promise<RetrievedSection[]> {
-  const input = { ...given, question: withTypeNames(given.question) };
+  const input = { ...given, question: questionAsked(given.question) };
   const limit = input.limit ?? 4;
   const lastQuestion = input.previousQuestions.at(-1);
   const candidates = new Map<string, { hit: SectionHit; fused: number }>();

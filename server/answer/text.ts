@@ -18,7 +18,7 @@ const STOP_WORDS = new Set(
   able like make made hi hello thanks thank happen happens happened happening work works mean means possible
   exactly actually really still anyone someone somebody question vs versus
   ok okay easiest easy best simplest correct proper properly recommended good useful purpose pick prefer
-  another many much every better stand stands`
+  another many much every better stand stands pls plz thx`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -298,6 +298,26 @@ export function isApiHeading(heading: string): boolean {
 export function withTypeNames(question: string): string {
   return question.replace(/(?<![\p{L}\p{N}_.])my_?([a-z]{3,})(?=\.[\p{L}_][\p{L}\p{N}_]*\()/gu, (name, type: string) => (TYPE_NAMES.has(type) ? type : name));
 }
+
+/**
+ * A question as it asks: without a greeting before it ("hi, how do I …") or thanks and pleas
+ * after it ("… pls help", "thanks in advance!"), which say nothing about what is asked and
+ * would hide a question's opening ("how", "what is") from what reads it; and with the
+ * visitor's own names for values read as their types (withTypeNames).
+ */
+export function questionAsked(question: string): string {
+  let asked = question.replace(GREETING, '');
+  for (let before = ''; before !== asked; ) {
+    before = asked;
+    asked = asked.replace(PLEASANTRIES_AFTER, '');
+  }
+  return withTypeNames(asked.trim() ? asked : question);
+}
+
+const GREETING =
+  /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|ok(?:ay)?|so|quick\s+question)(?:\s+(?:there|all|everyone|folks|team))?(?:\s*[,.!:;—–-]+\s*|\s+(?=(?:how|what|why|which|where|when|who|can|could|should|is|are|do|does|i|my|so|ok)\b)))+/i;
+const PLEASANTRIES_AFTER =
+  /[\s,.;:!—–-]*(?:(?:pls|plz|please)\s+help(?:\s+me)?|help\s+(?:me|pls|plz|please)|any\s+help(?:\s+(?:is\s+)?(?:much\s+)?appreciated)?|(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|ty|cheers|pls|plz|please)[\s.!]*$/i;
 
 /** What a visitor's own name for a value says it is ("mylist", "my_dict"): a module's name ("mysql") says nothing of the kind. */
 const TYPE_NAMES = new Set('list dict set tuple str string bytes array map object obj file dataframe frame queue deque counter socket connection conn session client cursor iterator generator thread process lock event task future logger parser table view index'.split(' '));

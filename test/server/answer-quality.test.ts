@@ -796,6 +796,14 @@ describe('grounding and the embedded answer', () => {
     assert.equal(json.sources[0].url, 'https://acme.test/docs/glossary#widget-secret');
   });
 
+  test('a greeting before the question and a plea after it change nothing: "hi, what is a ledger? pls help" is answered as the question', async () => {
+    for (const message of ['hi, what is a ledger? pls help', 'Hello there! What is a ledger? Thanks in advance!']) {
+      const { json } = await ask(message);
+      assert.equal(json.sources[0].url, 'https://acme.test/docs/concepts#ledger', message);
+      assert.match(json.text, /^The record of every payment an organisation received/, message);
+    }
+  });
+
   test('"what is …?" of an abbreviation is answered by the passage that spells it out, not one that only uses it', async () => {
     const { json } = await ask('What is the DSQ?');
     assert.match(json.text, /^Delayed Settlement Queue \(DSQ\) is where Acme holds a payment until the bank confirms it\./);

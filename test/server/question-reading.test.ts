@@ -5,7 +5,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentQuery, namedApis, questionClauses } from '../../server/answer/text.js';
+import { contentQuery, namedApis, questionAsked, questionClauses } from '../../server/answer/text.js';
+
+test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
+  assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
+  assert.equal(questionAsked('Hey there - what is the GIL? pls help'), 'what is the GIL?');
+  assert.equal(questionAsked('ok so what is TOAST? any help appreciated, thanks in advance!'), 'what is TOAST?');
+  // Words that only look like them are kept: a program's name, help that is asked for, a question of thanks alone.
+  assert.equal(questionAsked('Hello world program in C?'), 'Hello world program in C?');
+  assert.equal(questionAsked('How do I get help'), 'How do I get help');
+  assert.equal(questionAsked('thanks'), 'thanks');
+});
 
 test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing to look up', () => {
   const question = 'how do I sort a list of dicts, e.g. by a key (i.e. by one field), like os.path does?';
