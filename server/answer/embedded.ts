@@ -165,8 +165,8 @@ export interface ComposedAnswer {
 }
 
 /** Builds the whole answer: quoted sentences and examples with citations, or the plain "not found" without any. */
-export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections' | 'language' | 'history'>): ComposedAnswer {
-  const input = { ...given, question: questionAsked(given.question) };
+export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections' | 'language' | 'history' | 'subject'>): ComposedAnswer {
+  const input = { ...given, question: questionAsked(given.question, given.subject) };
   const refusal = { text: noAnswerText(input.language), cited: [] };
   const questionTerms = [...new Set(terms(input.question))];
   const passages = input.sections.map((section, rank) => readPassage(section, rank));

@@ -12,7 +12,7 @@ import { HttpError } from '../http/errors.js';
 import type { Reply } from '../http/router.js';
 import { streamEvents, type EventStream } from '../http/sse.js';
 import { beginAnswer, finishAnswer, type AnswerOutcome } from '../store/answers.js';
-import type { OrganisationRecord, WidgetRecord } from '../store/records.js';
+import { sourceNames, type OrganisationRecord, type WidgetRecord } from '../store/records.js';
 import { generateId } from '../store/secrets.js';
 import { noAnswerText } from './embedded.js';
 import { answerEngine } from './engine.js';
@@ -138,6 +138,8 @@ class AnswerRun {
     try {
       const { language } = this.request;
       await emit('status', { status: 'searching' });
+      // "… in postgres?": the names of what the documentation is about say where a question belongs, not what it asks.
+      const subject = [organisation.name, ...(await sourceNames(app.db, organisation.id, widget.sources))];
       // A summary sits above the search results: it is built from those hits, as the visitor sees them.
       const retrieved = this.request.summary
         ? await summarySections(app.db, {
@@ -154,9 +156,10 @@ class AnswerRun {
             previousQuestions: this.history.filter((turn) => turn.role === 'user').map((turn) => turn.text),
             context: this.request.chat?.context,
             language: widget.config.default_language,
+            subject,
           });
       const engine = answerEngine(app);
-      const input = { question: this.request.question, history: this.history, sections: groundingOf(retrieved), context: this.request.chat?.context, language };
+      const input = { question: this.request.question, history: this.history, sections: groundingOf(retrieved), context: this.request.chat?.context, language, subject };
       // Only what the answer cites is a source; an engine that declines cites nothing.
       const cited = input.sections.length === 0 ? [] : (engine.cites?.(input) ?? input.sections);
       if (!this.request.chat && cited.length === 0) {

@@ -33,6 +33,8 @@ export interface RetrievalInput {
   language?: string;
   /** How many sections to keep; default 4. */
   limit?: number;
+  /** What the documentation is about (GenerateInput.subject). */
+  subject?: string[];
 }
 
 /** A retrieved section with its body as written. */
@@ -58,7 +60,7 @@ const MAX_LEAVE_ONE_OUT = 7;
 const MAX_CLAUSES = 3;
 
 export async function retrieveSections(db: Queryable, given: RetrievalInput): Promise<RetrievedSection[]> {
-  const input = { ...given, question: questionAsked(given.question) };
+  const input = { ...given, question: questionAsked(given.question, given.subject) };
   const limit = input.limit ?? 4;
   const lastQuestion = input.previousQuestions.at(-1);
   const candidates = new Map<string, { hit: SectionHit; fused: number }>();

@@ -305,14 +305,30 @@ export function withTypeNames(question: string): string {
  * would hide a question's opening ("how", "what is") from what reads it; and with the
  * visitor's own names for values read as their types (withTypeNames).
  */
-export function questionAsked(question: string): string {
-  let asked = question.replace(GREETING, '');
+export function questionAsked(question: string, subject: readonly string[] = []): string {
+  let asked = withoutSubject(question, subject).replace(GREETING, '');
   for (let before = ''; before !== asked; ) {
     before = asked;
     asked = asked.replace(PLEASANTRIES_AFTER, '');
   }
   return withTypeNames(asked.trim() ? asked : question);
 }
+
+/**
+ * A question without the name of what the documentation is about where it only says where the
+ * question belongs: "What does zip() do in python?", "how to generate a uuid in postgres 15,
+ * …". `subject` holds the names (the organisation's, the sources'): a word of them, or the
+ * start of one ("postgres" of "PostgreSQL"), after "in", "with", "using", "for" or "on" at the
+ * end of a clause. Elsewhere ("stop Python from writing .pyc files") it is kept.
+ */
+export function withoutSubject(question: string, subject: readonly string[]): string {
+  const names = new Set(subject.flatMap((name) => name.toLowerCase().match(/\p{L}{3,}/gu) ?? []));
+  if (names.size === 0) return question;
+  const named = (word: string) => [...names].some((name) => name === word || (word.length >= 5 && name.startsWith(word)));
+  return question.replace(SUBJECT_AT_CLAUSE_END, (phrase, word: string) => (named(word.toLowerCase()) ? '' : phrase));
+}
+
+const SUBJECT_AT_CLAUSE_END = /\s*\b(?:in|with|using|for|on)\s+(?:the\s+)?(\p{L}+)(?:\s+v?\d+(?:\.\d+)*)?(?=\s*(?:[?.!,;:](?:\s|$)|$))/giu;
 
 const GREETING =
   /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|ok(?:ay)?|so|quick\s+question)(?:\s+(?:there|all|everyone|folks|team))?(?:\s*[,.!:;—–-]+\s*|\s+(?=(?:how|what|why|which|where|when|who|can|could|should|is|are|do|does|i|my|so|ok)\b)))+/i;

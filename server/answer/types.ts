@@ -36,6 +36,8 @@ export interface GenerateInput {
   context?: PageContext;
   /** The visitor's language (one of the built-in locales), for the engine's own words (e.g. "I couldn't find this"). */
   language: string;
+  /** What the documentation is about (the organisation's and the sources' names): "… in postgres?" names it, not something asked. */
+  subject?: string[];
   /** Aborted when the client goes away: the engine stops and releases what it holds. */
   signal: AbortSignal;
 }

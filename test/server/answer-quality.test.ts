@@ -804,6 +804,12 @@ describe('grounding and the embedded answer', () => {
     }
   });
 
+  test('"… in the docs?", naming the source the widget answers from, is answered as the question: those words are not asked of the answer', async () => {
+    const { json } = await ask('What is a ledger in the docs?');
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/concepts#ledger');
+    assert.match(json.text, /^The record of every payment an organisation received/);
+  });
+
   test('"what is …?" of an abbreviation is answered by the passage that spells it out, not one that only uses it', async () => {
     const { json } = await ask('What is the DSQ?');
     assert.match(json.text, /^Delayed Settlement Queue \(DSQ\) is where Acme holds a payment until the bank confirms it\./);

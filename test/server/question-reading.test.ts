@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentQuery, namedApis, questionAsked, questionClauses } from '../../server/answer/text.js';
+import { contentQuery, namedApis, questionAsked, questionClauses, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -15,6 +15,19 @@ test('a greeting before a question and thanks or a plea after it are not what it
   assert.equal(questionAsked('Hello world program in C?'), 'Hello world program in C?');
   assert.equal(questionAsked('How do I get help'), 'How do I get help');
   assert.equal(questionAsked('thanks'), 'thanks');
+});
+
+test('the name of what the documentation is about, where it only says where a question belongs, is not what it asks', () => {
+  const subject = ['Acme', 'Python 3.11 docs', 'PostgreSQL 15 manual'];
+  assert.equal(withoutSubject('What does zip() do in python?', subject), 'What does zip() do?');
+  // The start of a name ("postgres" of "PostgreSQL"), with a version, before the question goes on.
+  assert.equal(withoutSubject('how to generate a random uuid in postgres 15, do i need an extension?', subject), 'how to generate a random uuid, do i need an extension?');
+  assert.equal(withoutSubject('How do I cancel a plan in Acme?', subject), 'How do I cancel a plan?');
+  // Elsewhere it is what the question is about, and so is a word that is no name of it.
+  assert.equal(withoutSubject('How can I stop Python from writing .pyc files?', subject), 'How can I stop Python from writing .pyc files?');
+  assert.equal(withoutSubject('reading a pyproject.toml in python 3.11 without pip, possible?', subject), 'reading a pyproject.toml in python 3.11 without pip, possible?');
+  assert.equal(withoutSubject('How do I run it in docker?', subject), 'How do I run it in docker?');
+  assert.equal(withoutSubject('How do I read it in postgres?', []), 'How do I read it in postgres?');
 });
 
 test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing to look up', () => {
