@@ -368,19 +368,34 @@ const CLAUSES_READ = 1000;
  * neither split nor clauses.
  */
 export function questionClauses(question: string, max: number): string[] {
-  let text = question.slice(0, CLAUSES_READ);
-  const error = errorMessageIn(text);
-  if (error) text = text.replace(error, '\n');
-  const clauses = text
-    .replace(/`[^`\n]*`/g, ' ')
-    .split(CLAUSE_END)
-    .map((clause) => ({ content: contentQuery(clause), asks: ASKS.test(clause.trim()) }))
-    .filter(({ content, asks }) => (asks ? content !== '' : content.includes(' ')));
+  const clauses = clausesOf(question).filter(({ content, asks }) => (asks ? content !== '' : content.includes(' ')));
   if (clauses.length < 2) return [];
   return clauses
     .sort((a, b) => Number(b.asks) - Number(a.asks))
     .slice(0, max)
     .map(({ content }) => content);
+}
+
+/** A question's clauses, as written and as content words, with whether each asks (questionClauses). */
+function clausesOf(question: string): { text: string; content: string; asks: boolean }[] {
+  let text = question.slice(0, CLAUSES_READ);
+  const error = errorMessageIn(text);
+  if (error) text = text.replace(error, '\n');
+  return text
+    .replace(/`[^`\n]*`/g, ' ')
+    .split(CLAUSE_END)
+    .map((clause) => ({ text: clause.trim(), content: contentQuery(clause), asks: ASKS.test(clause.trim()) }));
+}
+
+/**
+ * What a question told in clauses asks, when it also tells ("How do I read a file line by line?
+ * I tried the docs but got lost."): its asking clauses. What it tells says which answer fits
+ * better, but an answer need not repeat it. Undefined when every clause asks, or none does.
+ */
+export function askingClauses(question: string): string | undefined {
+  const clauses = clausesOf(question).filter(({ content }) => content !== '');
+  const asking = clauses.filter(({ asks }) => asks);
+  return asking.length === 0 || asking.length === clauses.length ? undefined : asking.map((clause) => clause.text).join(' ');
 }
 
 /**

@@ -810,6 +810,12 @@ describe('grounding and the embedded answer', () => {
     assert.match(json.text, /^The record of every payment an organisation received/);
   });
 
+  test('what a question only tells after it ("I tried the docs but got lost.") need not be in the answer', async () => {
+    const { json } = await ask('What is a ledger?\n\nI tried the docs already but got completely lost.');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/concepts#ledger', json.text);
+    assert.match(json.text, /^The record of every payment an organisation received/);
+  });
+
   test('"what is …?" of an abbreviation is answered by the passage that spells it out, not one that only uses it', async () => {
     const { json } = await ask('What is the DSQ?');
     assert.match(json.text, /^Delayed Settlement Queue \(DSQ\) is where Acme holds a payment until the bank confirms it\./);

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentQuery, namedApis, questionAsked, questionClauses, withoutSubject } from '../../server/answer/text.js';
+import { askingClauses, contentQuery, namedApis, questionAsked, questionClauses, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -28,6 +28,15 @@ test('the name of what the documentation is about, where it only says where a qu
   assert.equal(withoutSubject('reading a pyproject.toml in python 3.11 without pip, possible?', subject), 'reading a pyproject.toml in python 3.11 without pip, possible?');
   assert.equal(withoutSubject('How do I run it in docker?', subject), 'How do I run it in docker?');
   assert.equal(withoutSubject('How do I read it in postgres?', []), 'How do I read it in postgres?');
+});
+
+test('what a question asks, when it also tells, is its asking clauses', () => {
+  assert.equal(askingClauses('How do I read a file line by line?\n\nI tried the docs but got lost.'), 'How do I read a file line by line?');
+  assert.equal(askingClauses('psql keeps asking me for a password every time. can I store it somewhere?'), 'can I store it somewhere?');
+  // A question that only asks, or only tells, has nothing to set apart.
+  assert.equal(askingClauses('What is a list and how do I sort it?'), undefined);
+  assert.equal(askingClauses('What is a list? How do I sort it?'), undefined);
+  assert.equal(askingClauses('TypeError: unhashable type: list when I add a list to a set'), undefined);
 });
 
 test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing to look up', () => {
