@@ -654,6 +654,13 @@ after(() => server.stop());
 const ask = (message: string, headers?: Record<string, string>, widget = 'help') =>
   server.request('POST', `/api/v1/acme/widgets/${widget}/chat`, { token: widget === 'help' ? 'ws_test_help' : 'ws_test_hilfe', body: { message }, headers });
 
+/** Asserts `message` is answered by the glossary's ledger entry: "What is a ledger?" however it is put. */
+async function assertAnsweredAsLedger(message: string) {
+  const { json } = await ask(message);
+  assert.equal(json.sources[0]?.url, 'https://acme.test/docs/concepts#ledger', `${message}\n${json.text}`);
+  assert.match(json.text, /^The record of every payment an organisation received/, message);
+}
+
 /** A passage given to the engine directly, without retrieval. */
 interface GivenPassage {
   url: string;
@@ -797,23 +804,15 @@ describe('grounding and the embedded answer', () => {
   });
 
   test('a greeting before the question and a plea after it change nothing: "hi, what is a ledger? pls help" is answered as the question', async () => {
-    for (const message of ['hi, what is a ledger? pls help', 'Hello there! What is a ledger? Thanks in advance!']) {
-      const { json } = await ask(message);
-      assert.equal(json.sources[0].url, 'https://acme.test/docs/concepts#ledger', message);
-      assert.match(json.text, /^The record of every payment an organisation received/, message);
-    }
+    for (const message of ['hi, what is a ledger? pls help', 'Hello there! What is a ledger? Thanks in advance!']) await assertAnsweredAsLedger(message);
   });
 
   test('"… in the docs?", naming the source the widget answers from, is answered as the question: those words are not asked of the answer', async () => {
-    const { json } = await ask('What is a ledger in the docs?');
-    assert.equal(json.sources[0].url, 'https://acme.test/docs/concepts#ledger');
-    assert.match(json.text, /^The record of every payment an organisation received/);
+    await assertAnsweredAsLedger('What is a ledger in the docs?');
   });
 
   test('what a question only tells after it ("I tried the docs but got lost.") need not be in the answer', async () => {
-    const { json } = await ask('What is a ledger?\n\nI tried the docs already but got completely lost.');
-    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/concepts#ledger', json.text);
-    assert.match(json.text, /^The record of every payment an organisation received/);
+    await assertAnsweredAsLedger('What is a ledger?\n\nI tried the docs already but got completely lost.');
   });
 
   test('"what is …?" of an abbreviation is answered by the passage that spells it out, not one that only uses it', async () => {
@@ -1046,9 +1045,7 @@ describe('grounding and the embedded answer', () => {
   });
 
   test('"what is …?" about a topic is answered by the topic, not by an API entry that mentions it', async () => {
-    const { json } = await ask('What is a ledger?');
-    assert.equal(json.sources[0].url, 'https://acme.test/docs/concepts#ledger');
-    assert.match(json.text, /^The record of every payment an organisation received/);
+    await assertAnsweredAsLedger('What is a ledger?');
   });
 
   test('a pasted error message is answered by the sentence that explains it where the page shows it', async () => {
