@@ -139,7 +139,7 @@ class AnswerRun {
       const { language } = this.request;
       await emit('status', { status: 'searching' });
       // "… in postgres?": the names of what the documentation is about say where a question belongs, not what it asks.
-      const subject = [organisation.name, ...(await sourceNames(app.db, organisation.id, widget.sources))];
+      const subject = this.request.summary ? undefined : [organisation.name, ...(await sourceNames(app.db, organisation.id, widget.sources))];
       // A summary sits above the search results: it is built from those hits, as the visitor sees them.
       const retrieved = this.request.summary
         ? await summarySections(app.db, {

@@ -306,23 +306,31 @@ export function withTypeNames(question: string): string {
  * visitor's own names for values read as their types (withTypeNames).
  */
 export function questionAsked(question: string, subject: readonly string[] = []): string {
-  let asked = withoutSubject(question, subject).replace(GREETING, '');
+  // Long runs of white space as one: each pattern below tries every place in a run.
+  let asked = question.replace(/\s{16,}/g, (run) => (run.includes('\n') ? '\n' : ' ')).replace(GREETING, '');
   for (let before = ''; before !== asked; ) {
     before = asked;
     asked = asked.replace(PLEASANTRIES_AFTER, '');
   }
+  // A question about releases ("what changed in postgres 16?") asks about that version.
+  if (!CHANGES_ASKED.test(asked)) asked = withoutSubject(asked, subject);
   return withTypeNames(asked.trim() ? asked : question);
 }
 
 /**
  * A question without the name of what the documentation is about where it only says where the
  * question belongs: "What does zip() do in python?", "how to generate a uuid in postgres 15,
- * …". `subject` holds the names (the organisation's, the sources'): a word of them, or the
- * start of one ("postgres" of "PostgreSQL"), after "in", "with", "using", "for" or "on" at the
- * end of a clause. Elsewhere ("stop Python from writing .pyc files") it is kept.
+ * …". `subject` holds the names, the organisation's first, then each source's: a word of the
+ * organisation's name or of every source's (not one that tells sources apart: "for node" when
+ * one is "Node SDK" and another "Python SDK"), or the start of one ("postgres" of
+ * "PostgreSQL"), after "in", "with", "using", "for" or "on" at the end of a clause. Elsewhere
+ * ("stop Python from writing .pyc files") it is kept.
  */
 export function withoutSubject(question: string, subject: readonly string[]): string {
-  const names = new Set(subject.flatMap((name) => name.toLowerCase().match(/\p{L}{3,}/gu) ?? []));
+  const wordsOf = (name: string) => new Set(name.toLowerCase().match(/\p{L}{3,}/gu) ?? []);
+  const [organisation = '', ...sources] = subject;
+  const inEverySource = sources.length === 0 ? [] : [...wordsOf(sources[0]!)].filter((word) => sources.every((source) => wordsOf(source).has(word)));
+  const names = new Set([...wordsOf(organisation), ...inEverySource]);
   if (names.size === 0) return question;
   const named = (word: string) => [...names].some((name) => name === word || (word.length >= 5 && name.startsWith(word)));
   return question.replace(SUBJECT_AT_CLAUSE_END, (phrase, word: string) => (named(word.toLowerCase()) ? '' : phrase));
@@ -331,9 +339,9 @@ export function withoutSubject(question: string, subject: readonly string[]): st
 const SUBJECT_AT_CLAUSE_END = /\s*\b(?:in|with|using|for|on)\s+(?:the\s+)?(\p{L}+)(?:\s+v?\d+(?:\.\d+)*)?(?=\s*(?:[?.!,;:](?:\s|$)|$))/giu;
 
 const GREETING =
-  /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|ok(?:ay)?|so|quick\s+question)(?:\s+(?:there|all|everyone|folks|team))?(?:\s*[,.!:;—–-]+\s*|\s+(?=(?:how|what|why|which|where|when|who|can|could|should|is|are|do|does|i|my|so|ok)\b)))+/i;
+  /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|hallo|guten\s+tag|bonjour|salut|hola|buenos\s+d[ií]as|ciao|ol[aá]|ok(?:ay)?|so|quick\s+question)(?:\s+(?:there|all|everyone|folks|team))?(?:\s*[,.!:;]+\s*|\s+[—–-]+\s*|\s+(?=(?:how|what|why|which|where|when|who|can|could|should|is|are|do|does|i|my|so|ok)\b)))+/i;
 const PLEASANTRIES_AFTER =
-  /[\s,.;:!—–-]*(?:(?:pls|plz|please)\s+help(?:\s+me)?|help\s+(?:me|pls|plz|please)|any\s+help(?:\s+(?:is\s+)?(?:much\s+)?appreciated)?|(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|ty|cheers|pls|plz|please)[\s.!]*$/i;
+  /(?:[\s,.;:!—–-]*(?:(?:pls|plz|please)\s+help(?:\s+me)?|help\s+(?:me|pls|plz|please)|any\s+help(?:\s+(?:is\s+)?(?:much\s+)?appreciated)?|pls|plz|please)|(?<=[?.!,;]|^|\n)\s*(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers|danke(?:\s+sch[öo]n)?|merci(?:\s+beaucoup)?|gracias|grazie|obrigad[oa]))[\s.!,;]*$/i;
 
 /** What a visitor's own name for a value says it is ("mylist", "my_dict"): a module's name ("mysql") says nothing of the kind. */
 const TYPE_NAMES = new Set('list dict set tuple str string bytes array map object obj file dataframe frame queue deque counter socket connection conn session client cursor iterator generator thread process lock event task future logger parser table view index'.split(' '));
@@ -381,21 +389,31 @@ function clausesOf(question: string): { text: string; content: string; asks: boo
   let text = question.slice(0, CLAUSES_READ);
   const error = errorMessageIn(text);
   if (error) text = text.replace(error, '\n');
+  // Code is not split: it stands in the clause as \0 and its number while the clauses are cut.
+  const code: string[] = [];
   return text
-    .replace(/`[^`\n]*`/g, ' ')
+    .replace(/`[^`\n]*`/g, (span) => `\0${code.push(span) - 1}\0`)
     .split(CLAUSE_END)
-    .map((clause) => ({ text: clause.trim(), content: contentQuery(clause), asks: ASKS.test(clause.trim()) }));
+    .map((clause) => ({
+      text: clause.replace(/\0(\d+)\0/g, (_, index: string) => code[Number(index)]!).trim(),
+      content: contentQuery(clause.replace(/\0\d+\0/g, ' ')),
+      asks: ASKS.test(clause.trim()),
+    }));
 }
 
 /**
  * What a question told in clauses asks, when it also tells ("How do I read a file line by line?
  * I tried the docs but got lost."): its asking clauses. What it tells says which answer fits
- * better, but an answer need not repeat it. Undefined when every clause asks, or none does.
+ * better, but an answer need not repeat it. Undefined when every clause asks, or none does, and
+ * when what it tells comes first and holds most of its words ("psql keeps asking me for a
+ * password every time. can I store it somewhere?"): then that is what the question is about.
  */
 export function askingClauses(question: string): string | undefined {
-  const clauses = clausesOf(question).filter(({ content }) => content !== '');
+  const clauses = clausesOf(question).filter(({ text }) => terms(text).length > 0);
   const asking = clauses.filter(({ asks }) => asks);
-  return asking.length === 0 || asking.length === clauses.length ? undefined : asking.map((clause) => clause.text).join(' ');
+  if (asking.length === 0 || asking.length === clauses.length) return undefined;
+  const text = asking.map((clause) => clause.text).join(' ');
+  return clauses[0]!.asks || 2 * terms(text).length >= terms(question).length ? text : undefined;
 }
 
 /**

@@ -76,12 +76,13 @@ export async function sourceExists(db: Queryable, organisationId: string, source
   return rows.length > 0;
 }
 
-/** An organisation's sources (only `sourceIds` when given), by id, each with its page count. */
 /** The names of sources, as their owners wrote them. */
 export async function sourceNames(db: Queryable, organisationId: string, sourceIds: string[]): Promise<string[]> {
   const rows = await db.query<{ name: string }>('SELECT name FROM sources WHERE organisation_id = $1 AND id = ANY($2::text[]) ORDER BY id', [organisationId, sourceIds]);
   return rows.map((row) => row.name);
 }
+
+/** An organisation's sources (only `sourceIds` when given), by id, each with its page count. */
 
 export async function sourcesWithPageCounts(
   db: Queryable,

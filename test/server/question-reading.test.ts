@@ -18,21 +18,28 @@ test('a greeting before a question and thanks or a plea after it are not what it
 });
 
 test('the name of what the documentation is about, where it only says where a question belongs, is not what it asks', () => {
-  const subject = ['Acme', 'Python 3.11 docs', 'PostgreSQL 15 manual'];
-  assert.equal(withoutSubject('What does zip() do in python?', subject), 'What does zip() do?');
+  const python = ['Acme', 'Python 3.11 docs'];
+  assert.equal(withoutSubject('What does zip() do in python?', python), 'What does zip() do?');
   // The start of a name ("postgres" of "PostgreSQL"), with a version, before the question goes on.
-  assert.equal(withoutSubject('how to generate a random uuid in postgres 15, do i need an extension?', subject), 'how to generate a random uuid, do i need an extension?');
-  assert.equal(withoutSubject('How do I cancel a plan in Acme?', subject), 'How do I cancel a plan?');
+  assert.equal(withoutSubject('how to generate a random uuid in postgres 15, do i need an extension?', ['Acme', 'PostgreSQL 15 manual']), 'how to generate a random uuid, do i need an extension?');
+  assert.equal(withoutSubject('How do I cancel a plan in Acme?', python), 'How do I cancel a plan?');
   // Elsewhere it is what the question is about, and so is a word that is no name of it.
-  assert.equal(withoutSubject('How can I stop Python from writing .pyc files?', subject), 'How can I stop Python from writing .pyc files?');
-  assert.equal(withoutSubject('reading a pyproject.toml in python 3.11 without pip, possible?', subject), 'reading a pyproject.toml in python 3.11 without pip, possible?');
-  assert.equal(withoutSubject('How do I run it in docker?', subject), 'How do I run it in docker?');
+  assert.equal(withoutSubject('How can I stop Python from writing .pyc files?', python), 'How can I stop Python from writing .pyc files?');
+  assert.equal(withoutSubject('reading a pyproject.toml in python 3.11 without pip, possible?', python), 'reading a pyproject.toml in python 3.11 without pip, possible?');
+  assert.equal(withoutSubject('How do I run it in docker?', python), 'How do I run it in docker?');
   assert.equal(withoutSubject('How do I read it in postgres?', []), 'How do I read it in postgres?');
+  // A word that tells the sources apart says which one is asked about.
+  assert.equal(withoutSubject('How do I install the SDK for node?', ['Acme', 'Python SDK', 'Node SDK']), 'How do I install the SDK for node?');
+  assert.equal(withoutSubject('How do I install it with the SDK?', ['Acme', 'Python SDK', 'Node SDK']), 'How do I install it?');
+  // A question about releases asks about the version it names.
+  assert.equal(questionAsked('What changed in postgres 16?', ['Acme', 'PostgreSQL 15 manual']), 'What changed in postgres 16?');
 });
 
 test('what a question asks, when it also tells, is its asking clauses', () => {
   assert.equal(askingClauses('How do I read a file line by line?\n\nI tried the docs but got lost.'), 'How do I read a file line by line?');
-  assert.equal(askingClauses('psql keeps asking me for a password every time. can I store it somewhere?'), 'can I store it somewhere?');
+  assert.equal(askingClauses('How do I call `zip()` on two lists? The docs confuse me.'), 'How do I call `zip()` on two lists?');
+  // What it tells first is what it is about, when what it asks names nothing more ("can I store it somewhere?").
+  assert.equal(askingClauses('psql keeps asking me for a password every time. can I store it somewhere?'), undefined);
   // A question that only asks, or only tells, has nothing to set apart.
   assert.equal(askingClauses('What is a list and how do I sort it?'), undefined);
   assert.equal(askingClauses('What is a list? How do I sort it?'), undefined);
