@@ -83,7 +83,6 @@ export async function sourceNames(db: Queryable, organisationId: string, sourceI
 }
 
 /** An organisation's sources (only `sourceIds` when given), by id, each with its page count. */
-
 export async function sourcesWithPageCounts(
   db: Queryable,
   organisationId: string,
