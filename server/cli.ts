@@ -26,7 +26,7 @@ import { DATABASE_FLAGS, flag, parseFlags, serverOptions, START_FLAGS, UsageErro
 import { openDb, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
-import { DataDirectoryInUse, lockDataDirectory, type DataDirectoryLock } from './store/lock.js';
+import { closeLockedDatabase, DataDirectoryInUse, DataDirectoryReplaced, lockDataDirectory, type DataDirectoryLock } from './store/lock.js';
 import { createApiKey, revokeApiKey } from './store/api-keys.js';
 import { createOrganisation, createSource, listEverything, updateOrganisation } from './store/organisations.js';
 import { createWidget, mintPreviewToken, rotateSigningSecret, rotateWidgetSecret, updateWidget } from './store/widgets.js';
@@ -479,8 +479,10 @@ async function withDatabase<T>(context: CommandContext, work: (db: Db) => Promis
     await migrate(db);
     return await work(db);
   } finally {
-    await db.close().catch(() => {});
-    lock?.release();
+    // A directory replaced under the command lost its changes: that is said, not swallowed.
+    await closeLockedDatabase(db, lock).catch((error) => {
+      if (error instanceof DataDirectoryReplaced) throw error;
+    });
   }
 }
 

@@ -13,7 +13,7 @@ import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
 import { startConversationPurge } from './store/conversations.js';
 import { createFirstAdminToken } from './store/admin-tokens.js';
-import { lockDataDirectory } from './store/lock.js';
+import { closeLockedDatabase, DataDirectoryReplaced, lockDataDirectory } from './store/lock.js';
 import { DEFAULT_FIXTURE, LIMIT_DEFAULTS, parseFlags, projectRoot, serverOptions, UsageError, type ServerOptions } from './options.js';
 
 export interface RunningServer {
@@ -24,7 +24,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: ServerOptions, log: (line: string) => void = (line) => console.error(line)): Promise<RunningServer> {
+/** How often a server checks that its embedded database's directory is still the one it locked. */
+const DATA_DIRECTORY_CHECK_MS = 2000;
+
+/**
+ * `onDataDirectoryLost` is called once the embedded database's directory was removed or
+ * replaced under the server; by default the server closes, leaving the database unwritten.
+ */
+export async function startServer(
+  options: ServerOptions,
+  log: (line: string) => void = (line) => console.error(line),
+  onDataDirectoryLost?: () => void,
+): Promise<RunningServer> {
   const lock = options.databaseUrl || options.dataDir === 'memory' ? undefined : lockDataDirectory(options.dataDir);
   const limits = { ...LIMIT_DEFAULTS, ...options.limits };
   let db: Db;
@@ -64,27 +75,35 @@ export async function startServer(options: ServerOptions, log: (line: string) =>
   const port = (server.address() as AddressInfo).port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   let closing: Promise<void> | undefined;
-  return {
+  // Removed under a running server, a database directory's files are gone, and a new start
+  // may have made another database at that path: this server's writes would land in it.
+  const watch =
+    lock &&
+    setInterval(() => {
+      if (lock.held()) return;
+      clearInterval(watch);
+      if (onDataDirectoryLost) onDataDirectoryLost();
+      else running.close().catch(() => {});
+    }, DATA_DIRECTORY_CHECK_MS).unref();
+  const running: RunningServer = {
     url: `http://${host}:${port}`,
     port,
     db,
     context,
     close() {
       closing ??= (async () => {
+        clearInterval(watch);
         context.services.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        try {
-          await db.close();
-        } finally {
-          lock?.release();
-        }
+        await closeLockedDatabase(db, lock);
       })();
       return closing;
     },
   };
+  return running;
 }
 
 export async function runServer(argv: string[]): Promise<void> {
@@ -100,7 +119,8 @@ export async function runServer(argv: string[]): Promise<void> {
     server.close().then(
       () => process.exit(0),
       (error) => {
-        console.error(`assist-server: could not close cleanly: ${(error as Error)?.message ?? error}`);
+        const stopped = error instanceof DataDirectoryReplaced ? 'stopped' : 'could not close cleanly';
+        console.error(`assist-server: ${stopped}: ${(error as Error)?.message ?? error}`);
         process.exit(1);
       },
     );
@@ -111,7 +131,7 @@ export async function runServer(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  running = await startServer(options);
+  running = await startServer(options, undefined, stop);
   if (stopping) {
     await close(running);
     return;

@@ -4,6 +4,7 @@
  * plain PostgreSQL SQL with `$1` parameters and never knows which one it has.
  */
 import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Pool } from 'pg';
 import { preparedQueries } from './pglite-statements.js';
@@ -68,13 +69,60 @@ export async function openDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir ?? './.assist-data');
 }
 
+/** An embedded database directory that PGlite cannot open, with the database's reasons. */
+export class EmbeddedDatabaseUnreadable extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly reasons: string[],
+    cause: string,
+  ) {
+    super(
+      `the embedded database in ${resolve(dataDir)} cannot be opened: ${reasons.length ? reasons.join('; ').replace(/\.$/, '') : cause}. ` +
+        'The directory is damaged (for example, written by two servers at once, or removed under a running server) or is not ' +
+        'a database of this version. Keep the directory as it is, and start with another --data directory or restore ' +
+        'this one from a backup.',
+    );
+  }
+}
+
+/**
+ * The lines of a PostgreSQL log that say why it stopped, without their timestamps: up to two
+ * lines before the PANIC or FATAL one, that line, and its DETAIL.
+ */
+export function databaseReasons(log: string[]): string[] {
+  const entries = log
+    .map((line) => /\b(LOG|WARNING|ERROR|FATAL|PANIC|DETAIL):\s+(.*)$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map(([, level, text]) => ({ level, text }));
+  let fatal = entries.length - 1;
+  while (fatal >= 0 && entries[fatal].level !== 'PANIC' && entries[fatal].level !== 'FATAL') fatal--;
+  if (fatal < 0) return [];
+  const detail = entries[fatal + 1]?.level === 'DETAIL' ? [entries[fatal + 1]] : [];
+  return [...entries.slice(Math.max(0, fatal - 2), fatal).filter(({ level }) => level !== 'DETAIL'), entries[fatal], ...detail].map(({ level, text }) =>
+    level === 'LOG' || level === 'DETAIL' ? text : `${level}: ${text}`,
+  );
+}
+
 async function openPglite(dataDir: string): Promise<Db> {
   const lib = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { fuzzystrmatch } = await import('@electric-sql/pglite/contrib/fuzzystrmatch');
   const inMemory = dataDir === 'memory';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const pglite = await lib.PGlite.create(inMemory ? undefined : dataDir, { extensions: { pg_trgm, fuzzystrmatch } });
+  // The database's own log is quiet unless asked for; its last lines say why an open failed.
+  const logTail: string[] = [];
+  const onStderr = (line: string) => {
+    logTail.push(line);
+    if (logTail.length > 20) logTail.shift();
+    return false;
+  };
+  let pglite: InstanceType<typeof lib.PGlite>;
+  try {
+    pglite = await lib.PGlite.create(inMemory ? undefined : dataDir, { extensions: { pg_trgm, fuzzystrmatch }, onStderr });
+  } catch (error) {
+    if (inMemory) throw error;
+    throw new EmbeddedDatabaseUnreadable(dataDir, databaseReasons(logTail), (error as Error).message);
+  }
   const query = preparedQueries(pglite, lib);
   return {
     kind: 'pglite',

@@ -5,8 +5,8 @@
  * process closes the database or exits. A lock whose pid no longer runs was left by a
  * process that died (SIGKILL, power loss) and is taken over.
  */
-import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync, fstatSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 export const LOCK_FILE = 'assist.lock';
 
@@ -24,7 +24,29 @@ export class DataDirectoryInUse extends Error {
   }
 }
 
+/**
+ * The directory was removed, or removed and made again (by another server's start), while
+ * this process had it open. Its database is no longer on disk, and the files it would
+ * still write (a checkpoint on close, its control file) would land in the directory now at
+ * that path, another database's, and leave that one unreadable.
+ */
+export class DataDirectoryReplaced extends Error {
+  constructor(readonly dataDir: string) {
+    super(
+      `the data directory ${resolve(dataDir)} was removed or replaced (or its lock file deleted) while this process had it open. ` +
+        'Its database is gone with it; nothing more was written there, so that the directory now at that path (another ' +
+        'server may be using it) stays readable.',
+    );
+  }
+}
+
 export interface DataDirectoryLock {
+  readonly dataDir: string;
+  /**
+   * Whether the lock file this process made is still there (the same file, holding this
+   * pid): false once the directory was removed or replaced under the process.
+   */
+  held(): boolean;
   /** Removes the lock file if it is still this process's (idempotent). */
   release(): void;
 }
@@ -52,6 +74,7 @@ function lockHolder(path: string): number | undefined {
 export function lockDataDirectory(dataDir: string): DataDirectoryLock {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, LOCK_FILE);
+  let identity: { dev: number; ino: number } | undefined;
   for (let attempt = 0; ; attempt++) {
     let fd: number;
     try {
@@ -66,17 +89,41 @@ export function lockDataDirectory(dataDir: string): DataDirectoryLock {
       continue;
     }
     writeSync(fd, `${process.pid}\n`);
+    identity = fstatSync(fd);
     closeSync(fd);
     break;
   }
+  const made = identity;
   let held = true;
   const release = () => {
     if (!held) return;
     held = false;
     process.off('exit', release);
-    if (lockHolder(path) === process.pid) unlinkSync(path);
+    if (stillHeld()) unlinkSync(path);
   };
   // However the process ends (an uncaught error, process.exit), the lock goes with it.
   process.on('exit', release);
-  return { release };
+  function stillHeld(): boolean {
+    try {
+      const now = statSync(path);
+      return now.ino === made!.ino && now.dev === made!.dev && lockHolder(path) === process.pid;
+    } catch {
+      return false;
+    }
+  }
+  return { dataDir, held: () => held && stillHeld(), release };
+}
+
+/**
+ * Closes the database of a locked directory and releases the lock. When the directory was
+ * removed or replaced meanwhile, the database is left unclosed (closing writes a checkpoint
+ * by path, into whatever directory is there now) and DataDirectoryReplaced is thrown.
+ */
+export async function closeLockedDatabase(db: { close(): Promise<void> }, lock: DataDirectoryLock | undefined): Promise<void> {
+  if (lock && !lock.held()) throw new DataDirectoryReplaced(lock.dataDir);
+  try {
+    await db.close();
+  } finally {
+    lock?.release();
+  }
 }

@@ -110,6 +110,48 @@ describe('one process per data directory', { skip: onPostgres && 'the lock is fo
   });
 });
 
+describe('a data directory that changes under a server', { skip: onPostgres && 'the directory is the embedded database' }, () => {
+  test('removed and made again by a new start, the old server stops on its own and the new database stays readable', { timeout: 600_000 }, async () => {
+    const dataDir = join(scratch, 'replaced');
+    const old = await launch(serverArgs(dataDir));
+    assert.ok(old.url, old.stderr());
+    // Someone clears the directory while the server runs, and starts a new one on the same path.
+    rmSync(dataDir, { recursive: true, force: true });
+    const replacement = await launch(serverArgs(dataDir));
+    assert.ok(replacement.url, replacement.stderr());
+    assert.equal((await request(replacement.url!, 'GET', '/healthz')).status, 200);
+    replacement.child.kill('SIGTERM');
+    assert.equal((await replacement.exited).code, 0, replacement.stderr());
+    // Stopping the old server must not write its database into the new one's directory.
+    if (old.child.exitCode === null) old.child.kill('SIGTERM');
+    const oldEnded = await old.exited;
+    assert.notEqual(oldEnded.code, 0);
+    assert.match(old.stderr(), new RegExp(`stopped: the data directory ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was removed or replaced`));
+    const next = await launch(serverArgs(dataDir));
+    assert.ok(next.url, `the directory no longer opens: ${next.stderr()}`);
+    next.child.kill('SIGTERM');
+    assert.equal((await next.exited).code, 0, next.stderr());
+  });
+
+  test('a directory that cannot be opened is named with the database\'s reason, not "Aborted()"', async () => {
+    const dataDir = join(scratch, 'damaged');
+    const made = await runInProcess(['list', '--data', dataDir]);
+    assert.equal(made.code, 0, made.stderr);
+    // A control file that is not one (a disk fault, a copy cut short).
+    const control = join(dataDir, 'global', 'pg_control');
+    const bytes = readFileSync(control);
+    bytes.fill(0xff, 8, 24);
+    writeFileSync(control, bytes);
+    const started = await launch(serverArgs(dataDir));
+    assert.equal(started.url, undefined);
+    assert.notEqual((await started.exited).code, 0);
+    assert.match(started.stderr(), /cannot start: the embedded database in \S+damaged cannot be opened: FATAL: database files are incompatible with server; The database cluster was initialized with PG_CONTROL_VERSION/);
+    assert.match(started.stderr(), /start with another --data directory or restore this one from a backup/);
+    assert.doesNotMatch(started.stderr(), /Aborted|failed to initialize/);
+    assert.equal(existsSync(join(dataDir, LOCK_FILE)), false, 'a start that failed leaves no lock');
+  });
+});
+
 describe('Ctrl+C on npm start', { skip: onPostgres && 'the embedded database is what is left open' }, () => {
   test('SIGINT to the whole process group closes the database once and leaves nothing behind', { timeout: 600_000 }, async () => {
     const dataDir = join(scratch, 'interrupted');
