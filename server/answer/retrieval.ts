@@ -2,7 +2,8 @@
  * Picks the passages an answer is grounded on: the sections whose heading and text match
  * the question best, with their markdown (code examples as written). The search engine is
  * asked for the question's content words (question words like "how do I" or "is there a
- * way to" are not content: pages do not ask), the previous question of the conversation
+ * way to" are not content: pages do not ask; what a question only tells beside what it asks
+ * weighs as the conversation does), the previous question of the conversation
  * (follow-ups like "and on Windows?") and the title of the page the visitor is on, and the
  * ranked lists are fused (reciprocal rank fusion); when the question alone finds little,
  * its content words are asked one by one too. The candidates are then re-ranked: the share
@@ -19,7 +20,7 @@ import { publicHits, searchHeadings, searchSections, sectionHeaded, type Section
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { abbreviating, abbreviationsIn, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { abbreviating, abbreviationsIn, askingClauses, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -86,8 +87,11 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       candidates.set(hit.id, entry);
     });
 
+  // What a question only tells ("What is a ledger? I tried the docs but got lost.") is not searched for, and
+  // weighs like the conversation below: its words would fill the candidates with pages about them.
+  const asking = askingClauses(input.question);
   // A question of question words only ("what is it?") is asked as typed.
-  const typedContent = contentQuery(input.question);
+  const typedContent = contentQuery(asking ?? input.question);
   const content = typedContent || input.question;
   await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
   // "What does zip() do?": the entry of what it names, which ranking by words may bury under pages named after it (`zipfile`).
@@ -126,9 +130,10 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   if (lastQuestion) await ask({ text: contentQuery(lastQuestion) || lastQuestion, weight: 0.3 });
   if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
-  const questionTerms = new Set(terms(input.question));
+  const questionTerms = new Set(terms(asking ?? input.question));
   const spelledOut = abbreviating(abbreviations, questionTerms);
-  const conversationTerms = new Set(input.previousQuestions.slice(-2).flatMap((question) => terms(question)));
+  const told = asking ? terms(input.question).filter((term) => !questionTerms.has(term)) : [];
+  const conversationTerms = new Set([...input.previousQuestions.slice(-2).flatMap((question) => terms(question)), ...told]);
   const askedAbout = new Set([...questionTerms, ...conversationTerms, ...terms(input.context?.title ?? '')]);
   const contextPage = normaliseUrl(input.context?.url);
   const markdown = await readSectionMarkdown(db, [...candidates.keys()]);

@@ -361,8 +361,8 @@ export function errorMessageIn(question: string): string | undefined {
   return message && message.length >= 8 ? message : undefined;
 }
 
-/** A clause that asks rather than tells: it ends with a question mark or opens with a question word ("how do I …", "can I …"). */
-const ASKS = /^\s*(?:how|what|why|which|who|can|could|should|is|are|do|does)\b|[?？]\s*$/i;
+/** A clause that asks rather than tells: it ends with a question mark or opens with a question word ("how do I …", "can I …", "and what is …"). */
+const ASKS = /^\s*(?:(?:and|but|or|so|also)\s+)?(?:how|what|why|which|who|can|could|should|is|are|do|does)\b|[?？]\s*$/i;
 /** Where a clause ends: after a sentence (not after "e.g.") or a line, or at a comma before a question ("…, how do I …"). */
 const CLAUSE_END = /(?<=(?<!\b(?:e\.g|i\.e|etc|vs|cf))[.!?？;])\s+|\n+|,\s*(?:(?:and|but|or|so)\s+)?(?=(?:how|what|why|which|who|can|could|should)\b)/i;
 /** How much of a question is read for clauses: as much as a search reads. */

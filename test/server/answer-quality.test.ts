@@ -1258,3 +1258,39 @@ describe('a question told in several clauses', () => {
     assert.match(json.text, /^To make the output of the worker unbuffered, .* start it with `--unbuffered`/);
   });
 });
+
+describe('a question that also tells', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = async (slug: string, title: string, content: string) => {
+      const response = await own.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: `https://acme.test/docs/${slug}`, title, content } });
+      assert.equal(response.status, 201, response.text);
+    };
+    // Pages named after the word asked about that hold the words the visitor only tells ("docs", "try", "lost"):
+    // searched for with those words, they fill the candidates and leave out the page that answers.
+    for (let index = 1; index <= 30; index++)
+      await addPage(`badge-printer-${index}`, `Badge printer ${index}`, `# Badge printer ${index}\n\nThe docs of badge printer ${index} say what to try when a badge is lost: print the badge again, badge by badge.`);
+    await addPage('badges', 'Badges', '# Badges\n\n## Badge\n\nA badge is the card that opens the doors of a site to its holder.');
+    // Pages that name the word asked about in passing and hold every told word: when those count as asked, they
+    // cover more of the question than the page that answers, and take the passages.
+    for (let index = 1; index <= 60; index++)
+      await addPage(`lost-property-${index}`, `Lost property ${index}`, `# Lost property ${index}\n\nWe tried what the docs say when lanyard ${index} is lost.`);
+    await addPage('lanyards', 'Lanyards', '# Lanyards\n\n## Lanyard\n\nA lanyard is the cord a badge hangs from.');
+  });
+  after(() => own.stop());
+
+  const ask = (message: string) => own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } });
+
+  test('what it asks is what is searched for: what it tells ("I tried the docs but got lost") does not fill the candidates', async () => {
+    const { json } = await ask('What is a badge?\n\nI tried the docs already but got completely lost.');
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/badges#badge'], json.text);
+    assert.match(json.text, /^A badge is the card that opens the doors of a site to its holder \[1\]\.$/);
+  });
+
+  test('what it tells does not choose among the passages found: it weighs as the conversation does', async () => {
+    const { json } = await ask('What is a lanyard?\n\nI tried the docs already but got completely lost.');
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/lanyards#lanyard'], json.text);
+    assert.match(json.text, /^A lanyard is the cord a badge hangs from \[1\]\.$/);
+  });
+});

@@ -43,6 +43,9 @@ test('what a question asks, when it also tells, is its asking clauses', () => {
   // A question that only asks, or only tells, has nothing to set apart.
   assert.equal(askingClauses('What is a list and how do I sort it?'), undefined);
   assert.equal(askingClauses('What is a list? How do I sort it?'), undefined);
+  // A question asked after a conjunction asks too ("… and what's a namespace package").
+  assert.equal(askingClauses("do I still need __init__.py files? and what's a namespace package"), undefined);
+  assert.equal(askingClauses('Is a list sorted in place? But how do I keep the original? I tried the docs.'), 'Is a list sorted in place? But how do I keep the original?');
   assert.equal(askingClauses('TypeError: unhashable type: list when I add a list to a set'), undefined);
 });
 
