@@ -11,6 +11,9 @@ test('a greeting before a question and thanks or a plea after it are not what it
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
   assert.equal(questionAsked('Hey there - what is the GIL? pls help'), 'what is the GIL?');
   assert.equal(questionAsked('ok so what is TOAST? any help appreciated, thanks in advance!'), 'what is TOAST?');
+  // An exclamation mark says thanks where no punctuation before it does: after a pasted error, say.
+  assert.equal(questionAsked('ERROR: relation "orders" does not exist thanks!'), 'ERROR: relation "orders" does not exist');
+  assert.equal(questionAsked('How do I add a thank you'), 'How do I add a thank you');
   // Words that only look like them are kept: a program's name, help that is asked for, a question of thanks alone.
   assert.equal(questionAsked('Hello world program in C?'), 'Hello world program in C?');
   assert.equal(questionAsked('How do I get help'), 'How do I get help');
