@@ -633,3 +633,52 @@ export function abbreviating(abbreviations: Map<string, string>, asked: Iterable
     return result;
   };
 }
+
+/** Whether two words are one typo apart: a letter left out, added, changed, or two neighbours swapped. */
+export function oneTypoApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const [restA, restB] = [a.slice(start, endA), b.slice(start, endB)];
+  if (restA.length <= 1 && restB.length <= 1) return true;
+  return restA.length === 2 && restB.length === 2 && restA[0] === restB[1] && restA[1] === restB[0];
+}
+
+/** Typos are read only in words this long: a shorter word one letter from another is often a word of its own. */
+const TYPO_LETTERS = 5;
+
+/**
+ * The question with each word none of `texts` holds, in any form, read as the word one typo
+ * away that most of them hold ("How do I reanme a column?" over a passage headed "Renaming a
+ * Column" reads "rename"). The search that found the passages already read the typo; this
+ * lets what they say meet the question. The first letter is taken as typed, and a word with no
+ * such neighbour is kept.
+ */
+export function spelledAsIn(question: string, texts: string[]): string {
+  const all = texts.join('\n').toLowerCase();
+  let holders: Map<string, number> | undefined;
+  return question.replace(new RegExp(`(?<![\\p{L}\\p{N}_.\`-])\\p{L}{${TYPO_LETTERS},}(?![\\p{L}\\p{N}_\`(-]|\\.\\p{L})`, 'gu'), (word) => {
+    const lower = word.toLowerCase();
+    const own = terms(lower);
+    // Held as written or in another form ("renaming" for "renames" holds its stem), or a stop word: as typed.
+    if (own.length === 0 || all.includes(lower) || own.every((term) => all.includes(term))) return word;
+    if (!holders) {
+      holders = new Map();
+      for (const text of texts) for (const held of new Set(text.toLowerCase().match(/\p{L}+/gu) ?? [])) holders.set(held, (holders.get(held) ?? 0) + 1);
+    }
+    let best: string | undefined;
+    let most = 0;
+    for (const [other, count] of holders)
+      if (count > most && other.length >= TYPO_LETTERS && other[0] === lower[0] && oneTypoApart(lower, other)) {
+        best = other;
+        most = count;
+      }
+    return best ?? word;
+  });
+}

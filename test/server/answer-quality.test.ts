@@ -815,6 +815,10 @@ describe('grounding and the embedded answer', () => {
     await assertAnsweredAsLedger('What is a ledger?\n\nI tried the docs already but got completely lost.');
   });
 
+  test('a typo the search reads ("ledgre") is read in the answer too: the question is answered, not refused', async () => {
+    for (const message of ['What is a ledgre?', 'what is a lesdger?']) await assertAnsweredAsLedger(message);
+  });
+
   test('"what is …?" of an abbreviation is answered by the passage that spells it out, not one that only uses it', async () => {
     const { json } = await ask('What is the DSQ?');
     assert.match(json.text, /^Delayed Settlement Queue \(DSQ\) is where Acme holds a payment until the bank confirms it\./);

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askingClauses, contentQuery, namedApis, questionAsked, questionClauses, withoutSubject } from '../../server/answer/text.js';
+import { askingClauses, contentQuery, namedApis, oneTypoApart, questionAsked, questionClauses, spelledAsIn, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -84,4 +84,18 @@ test('a pasted error message and code in backticks are not cut into clauses', ()
 test('a question of one clause has none to ask on its own, and a long one at most as many as asked for', () => {
   assert.deepEqual(questionClauses('How do I make the worker output unbuffered when it runs in docker without a terminal?', 3), []);
   assert.deepEqual(questionClauses('I have a big table. It has many rows. Vacuum runs often. Autovacuum logs warnings. Why is it slow?', 3), ['slow', 'big table', 'vacuum runs often']);
+});
+
+test('a word the passages hold in no form is read as their word one typo away, the one most of them hold', () => {
+  const passages = ['Renaming a column: to rename a column, use ALTER TABLE … RENAME COLUMN.', 'A partial index covers some rows. Renamed columns keep their indexes.', 'Partial indexes and the planner.'];
+  assert.equal(spelledAsIn('How do I reanme a column?', passages), 'How do I rename a column?');
+  assert.equal(spelledAsIn('What is a parital index?', passages), 'What is a partial index?');
+  // Held in another form, short, written as code, or with no neighbour: as typed.
+  assert.equal(spelledAsIn('Renaming columns, renames', passages), 'Renaming columns, renames');
+  assert.equal(spelledAsIn('What is a colum? or `reanme`', passages), 'What is a colum? or `reanme`');
+  assert.equal(spelledAsIn('why does my docker container stop', passages), 'why does my docker container stop');
+  // The first letter is as typed: "tenames" is not "renames".
+  assert.equal(spelledAsIn('tenames', passages), 'tenames');
+  assert.ok(oneTypoApart('reanme', 'rename') && oneTypoApart('colum', 'column') && oneTypoApart('indez', 'index'));
+  assert.ok(!oneTypoApart('rename', 'rename') && !oneTypoApart('abcd', 'acbe') && !oneTypoApart('index', 'indexes'));
 });
