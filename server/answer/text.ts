@@ -302,8 +302,9 @@ export function withTypeNames(question: string): string {
 /**
  * A question as it asks: without a greeting before it ("hi, how do I …") or thanks and pleas
  * after it ("… pls help", "thanks in advance!"), which say nothing about what is asked and
- * would hide a question's opening ("how", "what is") from what reads it; and with the
- * visitor's own names for values read as their types (withTypeNames).
+ * would hide a question's opening ("how", "what is") from what reads it; a request put as
+ * one as the question it is (asQuestion); and with the visitor's own names for values read as
+ * their types (withTypeNames).
  */
 export function questionAsked(question: string, subject: readonly string[] = []): string {
   // Long runs of white space as one: each pattern below tries every place in a run.
@@ -312,9 +313,36 @@ export function questionAsked(question: string, subject: readonly string[] = [])
     before = asked;
     asked = asked.replace(PLEASANTRIES_AFTER, '');
   }
+  asked = asQuestion(asked);
   // A question about releases ("what changed in postgres 16?") asks about that version.
   if (!CHANGES_ASKED.test(asked)) asked = withoutSubject(asked, subject);
   return withTypeNames(asked.trim() ? asked : question);
+}
+
+/** "show me how to …", "can you tell me how I can …": how to do it. */
+const SHOW_ME_HOW = /^\s*(?:(?:can|could|would)\s+(?:you|u)\s+|pls\s+|please\s+)*(?:show|tell|teach)\s+me\s+how\s+(?:to|do\s+i|i\s+(?:can|could|do))\s+(?=\S)/i;
+/** "I'm trying to …", "I want to …", "I'd like to …": what the visitor wants to do, not what they want to know. */
+const WANTS_TO = /^\s*(?:i['’]?m\s+|i\s+am\s+)trying\s+to\s+(?=\S)|^\s*i\s+(?:want|need|would\s+like|['’]d\s+like|wanna)\s+to\s+(?!(?:know|understand|ask|learn|see|find\s+out)\b)(?=\S)/i;
+/** ", how?" after what the visitor wants to do: asks how. */
+const HOW_AFTER = /[\s,;:—–-]*(?:but\s+|any\s+idea\s+|no\s+idea\s+)?how\s*[?？]*\s*$/i;
+/** "can you explain …", "explain …": what it is, or how or why when that follows. */
+const EXPLAIN = /^\s*(?:(?:can|could|would)\s+(?:you|u)\s+|pls\s+|please\s+)*explain\s+(?:to\s+me\s+)?(?=\S)/i;
+
+/**
+ * A request put as one rather than as a question, as the question it is: "show me how to read
+ * a file", "I'm trying to read a file, how?" and "I want to read a file." ask "How do I read a
+ * file?"; "can you explain decorators" asks "What is decorators", and "explain how imports
+ * work" asks "how imports work". So that "show" and "trying" are not asked of the answer, and
+ * what reads "how …" and "what is …" reads them.
+ */
+export function asQuestion(question: string): string {
+  if (SHOW_ME_HOW.test(question)) return question.replace(SHOW_ME_HOW, 'How do I ');
+  if (WANTS_TO.test(question)) return `How do I ${question.replace(WANTS_TO, '').replace(HOW_AFTER, '')}`;
+  if (EXPLAIN.test(question)) {
+    const rest = question.replace(EXPLAIN, '');
+    return /^(?:how|why|what|when|where|which|who)\b/i.test(rest) ? rest : `What is ${rest}`;
+  }
+  return question;
 }
 
 /**

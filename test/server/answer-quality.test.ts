@@ -754,6 +754,15 @@ describe('grounding and the embedded answer', () => {
     assert.ok(!json.text.includes('>>> tape.next_record()'), json.text);
   });
 
+  test('a request put as one ("show me how to …", "I\'m trying to …, how?", "I want to …") is answered as "How do I …?"', async () => {
+    const asked = (await ask('How do I read a tape record by record?')).json;
+    for (const message of ['show me how to read a tape record by record', "I'm trying to read a tape record by record, how?", 'I want to read a tape record by record.']) {
+      const { json } = await ask(message);
+      assert.equal(json.text, asked.text, message);
+      assert.deepEqual(json.sources, asked.sources, message);
+    }
+  });
+
   test('a pasted error is explained by the paragraph after the end of the sentence its example interrupts', async () => {
     const { json } = await ask('ERROR: budget changed while you were editing it');
     assert.match(json.text, /^Reload the page and try once more \[1\]\./);

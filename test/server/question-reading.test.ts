@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askingClauses, contentQuery, namedApis, oneTypoApart, questionAsked, questionClauses, spelledAsIn, withoutSubject } from '../../server/answer/text.js';
+import { askingClauses, asQuestion, contentQuery, namedApis, oneTypoApart, questionAsked, questionClauses, spelledAsIn, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -98,4 +98,17 @@ test('a word the passages hold in no form is read as their word one typo away, t
   assert.equal(spelledAsIn('tenames', passages), 'tenames');
   assert.ok(oneTypoApart('reanme', 'rename') && oneTypoApart('colum', 'column') && oneTypoApart('indez', 'index'));
   assert.ok(!oneTypoApart('rename', 'rename') && !oneTypoApart('abcd', 'acbe') && !oneTypoApart('index', 'indexes'));
+});
+
+test('a request put as one is read as the question it is', () => {
+  assert.equal(asQuestion('show me how to read a file line by line'), 'How do I read a file line by line');
+  assert.equal(asQuestion('Can you show me how I can sort a list?'), 'How do I sort a list?');
+  assert.equal(asQuestion("I'm trying to read a file line by line, how?"), 'How do I read a file line by line');
+  assert.equal(asQuestion('I need to parse a date.'), 'How do I parse a date.');
+  assert.equal(asQuestion('can you explain decorators'), 'What is decorators');
+  assert.equal(asQuestion('explain how imports work'), 'how imports work');
+  // What the visitor wants to know, and a request with nothing after it, are read as written.
+  assert.equal(asQuestion('I want to know what a decorator is'), 'I want to know what a decorator is');
+  assert.equal(asQuestion('I want to'), 'I want to');
+  assert.equal(asQuestion('How do I show my work?'), 'How do I show my work?');
 });
