@@ -323,6 +323,9 @@ export function questionAsked(question: string, subject: readonly string[] = [])
 const SHOW_ME_HOW = /^\s*(?:(?:can|could|would)\s+(?:you|u)\s+|pls\s+|please\s+)*(?:show|tell|teach)\s+me\s+how\s+(?:to|do\s+i|i\s+(?:can|could|do))\s+(?=\S)/i;
 /** "I'm trying to …", "I want to …", "I'd like to …": what the visitor wants to do, not what they want to know. */
 const WANTS_TO = /^\s*(?:i['’]?m\s+|i\s+am\s+)trying\s+to\s+(?=\S)|^\s*i\s+(?:want|need|would\s+like|['’]d\s+like|wanna)\s+to\s+(?!(?:know|understand|ask|learn|see|find\s+out)\b)(?=\S)/i;
+/** "what's the best way to …", "what do I use to …", "which function should I use to …": how to do it. */
+const WAY_TO =
+  /^\s*(?:what(?:['’]s|\s+is)\s+(?:the|a|an)\s+(?:(?:best|easiest|simplest|quickest|fastest|right|correct|proper|recommended|preferred|cleanest|standard|usual|good|better|idiomatic|pythonic)\s+)?(?:way|method)\s+to|(?:what|which)(?:\s+(?:function|method|command|tool|module|option|setting|statement|syntax))?\s+(?:do|should|can|could|would)\s+i\s+use\s+to)\s+(?=\S)/i;
 /** ", how?" after what the visitor wants to do: asks how. */
 const HOW_AFTER = /[\s,;:—–-]*(?:but\s+|any\s+idea\s+|no\s+idea\s+)?how\s*[?？]*\s*$/i;
 /** "can you explain …", "explain …": what it is, or how or why when that follows. */
@@ -330,13 +333,14 @@ const EXPLAIN = /^\s*(?:(?:can|could|would)\s+(?:you|u)\s+|pls\s+|please\s+)*exp
 
 /**
  * A request put as one rather than as a question, as the question it is: "show me how to read
- * a file", "I'm trying to read a file, how?" and "I want to read a file." ask "How do I read a
- * file?"; "can you explain decorators" asks "What is decorators", and "explain how imports
+ * a file", "I'm trying to read a file, how?", "I want to read a file." and "what's the best way
+ * to read a file?" ask "How do I read a file?"; "can you explain decorators" asks "What is decorators", and "explain how imports
  * work" asks "how imports work". So that "show" and "trying" are not asked of the answer, and
  * what reads "how …" and "what is …" reads them.
  */
 export function asQuestion(question: string): string {
   if (SHOW_ME_HOW.test(question)) return question.replace(SHOW_ME_HOW, 'How do I ');
+  if (WAY_TO.test(question)) return question.replace(WAY_TO, 'How do I ');
   if (WANTS_TO.test(question)) return `How do I ${question.replace(WANTS_TO, '').replace(HOW_AFTER, '')}`;
   if (EXPLAIN.test(question)) {
     const rest = question.replace(EXPLAIN, '');

@@ -754,9 +754,14 @@ describe('grounding and the embedded answer', () => {
     assert.ok(!json.text.includes('>>> tape.next_record()'), json.text);
   });
 
-  test('a request put as one ("show me how to …", "I\'m trying to …, how?", "I want to …") is answered as "How do I …?"', async () => {
+  test('a request put as one ("show me how to …", "I\'m trying to …, how?", "what\'s the best way to …") is answered as "How do I …?"', async () => {
     const asked = (await ask('How do I read a tape record by record?')).json;
-    for (const message of ['show me how to read a tape record by record', "I'm trying to read a tape record by record, how?", 'I want to read a tape record by record.']) {
+    for (const message of [
+      'show me how to read a tape record by record',
+      "I'm trying to read a tape record by record, how?",
+      'I want to read a tape record by record.',
+      "What's the best way to read a tape record by record?",
+    ]) {
       const { json } = await ask(message);
       assert.equal(json.text, asked.text, message);
       assert.deepEqual(json.sources, asked.sources, message);

@@ -105,6 +105,9 @@ test('a request put as one is read as the question it is', () => {
   assert.equal(asQuestion('Can you show me how I can sort a list?'), 'How do I sort a list?');
   assert.equal(asQuestion("I'm trying to read a file line by line, how?"), 'How do I read a file line by line');
   assert.equal(asQuestion('I need to parse a date.'), 'How do I parse a date.');
+  assert.equal(asQuestion("What's the best way to read a file?"), 'How do I read a file?');
+  assert.equal(asQuestion('which function should I use to sort a list?'), 'How do I sort a list?');
+  assert.equal(asQuestion('what is the way of life'), 'what is the way of life');
   assert.equal(asQuestion('can you explain decorators'), 'What is decorators');
   assert.equal(asQuestion('explain how imports work'), 'how imports work');
   // What the visitor wants to know, and a request with nothing after it, are read as written.
