@@ -83,7 +83,7 @@ export async function startServer(
       if (lock.held()) return;
       clearInterval(watch);
       if (onDataDirectoryLost) onDataDirectoryLost();
-      else running.close().catch(() => {});
+      else running.close().catch((error) => log(`assist-server: stopped: ${(error as Error).message}`));
     }, DATA_DIRECTORY_CHECK_MS).unref();
   const running: RunningServer = {
     url: `http://${host}:${port}`,

@@ -121,7 +121,8 @@ async function openPglite(dataDir: string): Promise<Db> {
     pglite = await lib.PGlite.create(inMemory ? undefined : dataDir, { extensions: { pg_trgm, fuzzystrmatch }, onStderr });
   } catch (error) {
     if (inMemory) throw error;
-    throw new EmbeddedDatabaseUnreadable(dataDir, databaseReasons(logTail), (error as Error).message);
+    const reasons = databaseReasons(logTail);
+    throw new EmbeddedDatabaseUnreadable(dataDir, reasons, `the database stopped without saying why (${(error as Error).message.replace(/\s*Build with -sASSERTIONS.*$/, '')})`);
   }
   const query = preparedQueries(pglite, lib);
   return {

@@ -1,11 +1,12 @@
 /**
  * One process at a time on an embedded database directory: two PGlite instances on one
  * directory both accept writes and lose them. The process that opens it holds
- * `assist.lock` there, created exclusively and holding its pid; it is removed when the
- * process closes the database or exits. A lock whose pid no longer runs was left by a
+ * `assist.lock` there, created exclusively and holding its pid and a token of its own; it is
+ * removed when the process closes the database or exits. A lock whose pid no longer runs was left by a
  * process that died (SIGKILL, power loss) and is taken over.
  */
-import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync, fstatSync, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const LOCK_FILE = 'assist.lock';
@@ -33,7 +34,7 @@ export class DataDirectoryInUse extends Error {
 export class DataDirectoryReplaced extends Error {
   constructor(readonly dataDir: string) {
     super(
-      `the data directory ${resolve(dataDir)} was removed or replaced (or its lock file deleted) while this process had it open. ` +
+      `the data directory ${resolve(dataDir)} was removed or replaced while this process had it open. ` +
         'Its database is gone with it; nothing more was written there, so that the directory now at that path (another ' +
         'server may be using it) stays readable.',
     );
@@ -43,8 +44,9 @@ export class DataDirectoryReplaced extends Error {
 export interface DataDirectoryLock {
   readonly dataDir: string;
   /**
-   * Whether the lock file this process made is still there (the same file, holding this
-   * pid): false once the directory was removed or replaced under the process.
+   * Whether the lock file this process made is still there, as it wrote it: false once the
+   * directory was removed or replaced under the process. A lock file deleted on its own (the
+   * directory and its database still the ones opened) is made again.
    */
   held(): boolean;
   /** Removes the lock file if it is still this process's (idempotent). */
@@ -61,9 +63,10 @@ function running(pid: number): boolean {
   }
 }
 
+/** The pid on the lock file's first line. */
 function lockHolder(path: string): number | undefined {
   try {
-    const pid = Number(readFileSync(path, 'utf8').trim());
+    const pid = Number(readFileSync(path, 'utf8').split('\n')[0]!.trim());
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
@@ -74,43 +77,67 @@ function lockHolder(path: string): number | undefined {
 export function lockDataDirectory(dataDir: string): DataDirectoryLock {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, LOCK_FILE);
-  let identity: { dev: number; ino: number } | undefined;
-  for (let attempt = 0; ; attempt++) {
-    let fd: number;
+  // The pid says who holds it; the token, which pids cannot (two containers' servers are both pid 1), that it is this one.
+  const content = `${process.pid}\n${randomUUID()}\n`;
+  const create = () => {
+    const fd = openSync(path, 'wx', 0o644);
     try {
-      fd = openSync(path, 'wx', 0o644);
+      writeSync(fd, content);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      create();
+      break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = lockHolder(path);
-      if (holder !== undefined && running(holder)) throw new DataDirectoryInUse(dataDir, holder);
+      // A lock holding this process's own pid was left by an earlier process that had it (a restarted container's pid 1).
+      if (holder !== undefined && holder !== process.pid && running(holder)) throw new DataDirectoryInUse(dataDir, holder);
       // Another process took the stale lock over between our two attempts.
       if (attempt > 0) throw new DataDirectoryInUse(dataDir, holder ?? 0);
       unlinkSync(path);
-      continue;
     }
-    writeSync(fd, `${process.pid}\n`);
-    identity = fstatSync(fd);
-    closeSync(fd);
-    break;
   }
-  const made = identity;
+  const directory = statSync(dataDir);
+  const ours = () => {
+    try {
+      return readFileSync(path, 'utf8') === content;
+    } catch {
+      return false;
+    }
+  };
   let held = true;
   const release = () => {
     if (!held) return;
     held = false;
     process.off('exit', release);
-    if (stillHeld()) unlinkSync(path);
+    if (ours()) unlinkSync(path);
   };
   // However the process ends (an uncaught error, process.exit), the lock goes with it.
   process.on('exit', release);
-  function stillHeld(): boolean {
+  const stillHeld = (): boolean => {
+    let text: string;
     try {
-      const now = statSync(path);
-      return now.ino === made!.ino && now.dev === made!.dev && lockHolder(path) === process.pid;
-    } catch {
-      return false;
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Out of file handles, or a network file system's hiccup: nothing says it is lost; it is checked again.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return true;
+      // Only the lock file went (by hand, or a clean-up of old files): the directory is the one opened and still holds its database.
+      try {
+        const now = statSync(dataDir);
+        if (now.ino !== directory.ino || now.dev !== directory.dev || !existsSync(join(dataDir, 'PG_VERSION'))) return false;
+        create();
+        return true;
+      } catch {
+        return false;
+      }
     }
-  }
+    return text === content;
+  };
   return { dataDir, held: () => held && stillHeld(), release };
 }
 

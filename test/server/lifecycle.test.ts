@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { startServer } from '../../server/main.js';
 import { DEFAULT_FIXTURE, projectRoot, serverOptions, UsageError } from '../../server/options.js';
 import { LOCK_FILE } from '../../server/store/lock.js';
+import { databaseReasons } from '../../server/store/db.js';
 import { hashSecret } from '../../server/store/secrets.js';
 import { runInProcess } from './cli-run.js';
 import { freshPostgresDatabase, onPostgres, request } from './harness.js';
@@ -67,6 +68,9 @@ function launch(args: string[], options: { detached?: boolean; env?: NodeJS.Proc
   });
 }
 
+/** The pid on the first line of a directory's lock file. */
+const lockPid = (dataDir: string) => readFileSync(join(dataDir, LOCK_FILE), 'utf8').split('\n')[0];
+
 const serverArgs = (dataDir: string) => ['--import', 'tsx', 'server/cli.ts', 'start', '--port', '0', '--data', dataDir, '--fixture', 'none'];
 
 describe('one process per data directory', { skip: onPostgres && 'the lock is for the embedded database' }, () => {
@@ -75,7 +79,7 @@ describe('one process per data directory', { skip: onPostgres && 'the lock is fo
     const first = await launch(serverArgs(dataDir));
     assert.ok(first.url, first.stderr());
     try {
-      assert.equal(readFileSync(join(dataDir, LOCK_FILE), 'utf8').trim(), String(first.child.pid));
+      assert.equal(lockPid(dataDir), String(first.child.pid));
       const second = await launch(serverArgs(dataDir));
       assert.equal(second.url, undefined, 'the second server must not listen');
       const { code } = await second.exited;
@@ -103,7 +107,7 @@ describe('one process per data directory', { skip: onPostgres && 'the lock is fo
     writeFileSync(join(dataDir, LOCK_FILE), `${dead.stdout.trim()}\n`);
     const next = await launch(serverArgs(dataDir));
     assert.ok(next.url, next.stderr());
-    assert.equal(readFileSync(join(dataDir, LOCK_FILE), 'utf8').trim(), String(next.child.pid));
+    assert.equal(lockPid(dataDir), String(next.child.pid));
     next.child.kill('SIGTERM');
     const ended = await next.exited;
     assert.equal(ended.code, 0, `${JSON.stringify(ended)} ${next.stderr()}`);
@@ -122,15 +126,45 @@ describe('a data directory that changes under a server', { skip: onPostgres && '
     assert.equal((await request(replacement.url!, 'GET', '/healthz')).status, 200);
     replacement.child.kill('SIGTERM');
     assert.equal((await replacement.exited).code, 0, replacement.stderr());
-    // Stopping the old server must not write its database into the new one's directory.
-    if (old.child.exitCode === null) old.child.kill('SIGTERM');
-    const oldEnded = await old.exited;
+    // The old server has stopped on its own, without writing its database into the new one's directory.
+    const oldEnded = await Promise.race([old.exited, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000))]);
+    if (!oldEnded) old.child.kill('SIGTERM');
+    assert.ok(oldEnded, 'the old server did not stop by itself');
+    assert.equal(oldEnded.signal, null);
     assert.notEqual(oldEnded.code, 0);
     assert.match(old.stderr(), new RegExp(`stopped: the data directory ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was removed or replaced`));
     const next = await launch(serverArgs(dataDir));
     assert.ok(next.url, `the directory no longer opens: ${next.stderr()}`);
     next.child.kill('SIGTERM');
     assert.equal((await next.exited).code, 0, next.stderr());
+  });
+
+  test('a lock file deleted on its own (the directory and its database still there) is made again; the server goes on', { timeout: 600_000 }, async () => {
+    const dataDir = join(scratch, 'lock-deleted');
+    const started = await launch(serverArgs(dataDir));
+    assert.ok(started.url, started.stderr());
+    rmSync(join(dataDir, LOCK_FILE));
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    assert.equal(started.child.exitCode, null, started.stderr());
+    assert.equal((await request(started.url!, 'GET', '/healthz')).status, 200);
+    assert.equal(lockPid(dataDir), String(started.child.pid));
+    started.child.kill('SIGTERM');
+    assert.equal((await started.exited).code, 0, started.stderr());
+    assert.equal(existsSync(join(dataDir, LOCK_FILE)), false);
+  });
+
+  test("the database's reasons are its last lines before it stopped, without their timestamps", () => {
+    const log = [
+      'pglitec: shmctl: no such segment 1',
+      '2026-11-24 17:57:40.727 UTC [42] LOG:  database system was shut down at 2026-11-24 17:38:22 UTC',
+      '2026-11-24 17:57:40.727 UTC [42] LOG:  WAL file is from different database system',
+      '2026-11-24 17:57:40.727 UTC [42] LOG:  invalid checkpoint record',
+      '2026-11-24 17:57:40.727 UTC [42] PANIC:  could not locate a valid checkpoint record at 0/26A9EB0',
+      '2026-11-24 17:57:40.728 UTC [42] DETAIL:  more about it',
+      '2026-11-24 17:57:40.728 UTC [42] HINT:  It looks like you need to initdb.',
+    ];
+    assert.deepEqual(databaseReasons(log), ['WAL file is from different database system', 'invalid checkpoint record', 'PANIC: could not locate a valid checkpoint record at 0/26A9EB0', 'more about it']);
+    assert.deepEqual(databaseReasons(log.slice(0, 3)), []);
   });
 
   test('a directory that cannot be opened is named with the database\'s reason, not "Aborted()"', async () => {
