@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, askingClauses, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked, spelledAsIn } from './text.js';
+import { abbreviating, askingClauses, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -166,9 +166,7 @@ export interface ComposedAnswer {
 
 /** Builds the whole answer: quoted sentences and examples with citations, or the plain "not found" without any. */
 export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections' | 'language' | 'history' | 'subject'>): ComposedAnswer {
-  // A typo the search read ("reanme") is read as the passages' word, so what they say meets the question.
-  const passageTexts = given.sections.map((section) => `${section.title}\n${section.section ?? ''}\n${section.markdown || section.text}`);
-  const input = { ...given, question: spelledAsIn(questionAsked(given.question, given.subject), passageTexts) };
+  const input = { ...given, question: questionAsked(given.question, given.subject) };
   const refusal = { text: noAnswerText(input.language), cited: [] };
   // What a question only tells ("… I tried the docs but got lost.") says which answer fits better, as the conversation
   // does (contextTerms), but an answer need not repeat it: what it asks does.

@@ -20,7 +20,7 @@ import { publicHits, searchHeadings, searchSections, sectionHeaded, type Section
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { abbreviating, abbreviationsIn, askingClauses, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, spelledAsIn, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { abbreviating, abbreviationsIn, askingClauses, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -130,12 +130,9 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   if (lastQuestion) await ask({ text: contentQuery(lastQuestion) || lastQuestion, weight: 0.3 });
   if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
-  // A typo the search read ("talbespace") is read as the candidates' word, so that what they hold counts.
-  const question = spelledAsIn(input.question, [...candidates.values()].map(({ hit }) => `${hit.title}\n${hit.section ?? ''}\n${hit.text}`));
-  const askedPart = asking && askingClauses(question);
-  const questionTerms = new Set(terms(askedPart || question));
+  const questionTerms = new Set(terms(asking ?? input.question));
   const spelledOut = abbreviating(abbreviations, questionTerms);
-  const told = askedPart ? terms(question).filter((term) => !questionTerms.has(term)) : [];
+  const told = asking ? terms(input.question).filter((term) => !questionTerms.has(term)) : [];
   const conversationTerms = new Set([...input.previousQuestions.slice(-2).flatMap((question) => terms(question)), ...told]);
   const askedAbout = new Set([...questionTerms, ...conversationTerms, ...terms(input.context?.title ?? '')]);
   const contextPage = normaliseUrl(input.context?.url);

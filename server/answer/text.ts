@@ -320,16 +320,20 @@ export function questionAsked(question: string, subject: readonly string[] = [])
 }
 
 /** "show me how to …", "can you tell me how I can …": how to do it. */
-const SHOW_ME_HOW = /^\s*(?:(?:can|could|would)\s+(?:you|u)\s+|pls\s+|please\s+)*(?:show|tell|teach)\s+me\s+how\s+(?:to|do\s+i|i\s+(?:can|could|do))\s+(?=\S)/i;
+/** "can you …", "please …": how a request opens. */
+const PLEASE = String.raw`(?:(?:can|could|would)\s+(?:you|u)\s+|pls\s+|please\s+)*`;
+const SHOW_ME_HOW = new RegExp(String.raw`^\s*${PLEASE}(?:show|tell|teach)\s+me\s+how\s+(?:to|do\s+i|i\s+(?:can|could|do))\s+(?=\S)`, 'i');
 /** "I'm trying to …", "I want to …", "I'd like to …": what the visitor wants to do, not what they want to know. */
-const WANTS_TO = /^\s*(?:i['’]?m\s+|i\s+am\s+)trying\s+to\s+(?=\S)|^\s*i\s+(?:want|need|would\s+like|['’]d\s+like|wanna)\s+to\s+(?!(?:know|understand|ask|learn|see|find\s+out)\b)(?=\S)/i;
+const WANTS_TO = /^\s*(?:(?:i['’]?m|i\s+am)\s+trying\s+to|i\s*(?:want\s+to|need\s+to|would\s+like\s+to|['’]d\s+like\s+to|wanna))\s+(?!(?:know|understand|ask|learn|see|find\s+out|figure\s+out)\b)(?=\S)/i;
 /** "what's the best way to …", "what do I use to …", "which function should I use to …": how to do it. */
 const WAY_TO =
   /^\s*(?:what(?:['’]s|\s+is)\s+(?:the|a|an)\s+(?:(?:best|easiest|simplest|quickest|fastest|right|correct|proper|recommended|preferred|cleanest|standard|usual|good|better|idiomatic|pythonic)\s+)?(?:way|method)\s+to|(?:what|which)(?:\s+(?:function|method|command|tool|module|option|setting|statement|syntax))?\s+(?:do|should|can|could|would)\s+i\s+use\s+to)\s+(?=\S)/i;
 /** ", how?" after what the visitor wants to do: asks how. */
+const HOW_AFTER_READ = 60;
 const HOW_AFTER = /[\s,;:—–-]*(?:but\s+|any\s+idea\s+|no\s+idea\s+)?how\s*[?？]*\s*$/i;
 /** "can you explain …", "explain …": what it is, or how or why when that follows. */
-const EXPLAIN = /^\s*(?:(?:can|could|would)\s+(?:you|u)\s+|pls\s+|please\s+)*explain\s+(?:to\s+me\s+)?(?=\S)/i;
+// Not PostgreSQL's EXPLAIN: written in capitals, or followed by its options or a statement.
+const EXPLAIN = new RegExp(String.raw`^\s*${PLEASE}explain\s+(?!(?:analy[sz]e|verbose|costs|buffers|settings|wal|timing|summary|format|select|insert|update|delete|with|execute|values|output|plan)\b|\()(?:to\s+me\s+)?(?=\S)`, 'i');
 
 /**
  * A request put as one rather than as a question, as the question it is: "show me how to read
@@ -341,8 +345,12 @@ const EXPLAIN = /^\s*(?:(?:can|could|would)\s+(?:you|u)\s+|pls\s+|please\s+)*exp
 export function asQuestion(question: string): string {
   if (SHOW_ME_HOW.test(question)) return question.replace(SHOW_ME_HOW, 'How do I ');
   if (WAY_TO.test(question)) return question.replace(WAY_TO, 'How do I ');
-  if (WANTS_TO.test(question)) return `How do I ${question.replace(WANTS_TO, '').replace(HOW_AFTER, '')}`;
-  if (EXPLAIN.test(question)) {
+  if (WANTS_TO.test(question)) {
+    const rest = question.replace(WANTS_TO, '');
+    // Its end only: the pattern would try every place in a long run of commas and dashes.
+    return `How do I ${rest.slice(0, -HOW_AFTER_READ)}${rest.slice(-HOW_AFTER_READ).replace(HOW_AFTER, '')}`;
+  }
+  if (EXPLAIN.test(question) && !/\bEXPLAIN\b/.test(question)) {
     const rest = question.replace(EXPLAIN, '');
     return /^(?:how|why|what|when|where|which|who)\b/i.test(rest) ? rest : `What is ${rest}`;
   }
@@ -373,7 +381,7 @@ const SUBJECT_AT_CLAUSE_END = /\s*\b(?:in|with|using|for|on)\s+(?:the\s+)?(\p{L}
 const GREETING =
   /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|hallo|guten\s+tag|bonjour|salut|hola|buenos\s+d[ií]as|ciao|ol[aá]|ok(?:ay)?|so|quick\s+question)(?:\s+(?:there|all|everyone|folks|team))?(?:\s*[,.!:;]+\s*|\s+[—–-]+\s*|\s+(?=(?:how|what|why|which|where|when|who|can|could|should|is|are|do|does|i|my|so|ok)\b)))+/i;
 const PLEASANTRIES_AFTER =
-  /(?:[\s,.;:!—–-]*(?:(?:pls|plz|please)\s+help(?:\s+me)?|help\s+(?:me|pls|plz|please)|any\s+help(?:\s+(?:is\s+)?(?:much\s+)?appreciated)?|pls|plz|please)|(?<=[?.!,;]|^|\n)\s*(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers|danke(?:\s+sch[öo]n)?|merci(?:\s+beaucoup)?|gracias|grazie|obrigad[oa])|\s(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers)(?=\s*!))[\s.!,;]*$/i;
+  /(?:[\s,.;:!—–-]*(?:(?:pls|plz|please)\s+help(?:\s+me)?|help\s+(?:me|pls|plz|please)|any\s+help(?:\s+(?:is\s+)?(?:much\s+)?appreciated)?|pls|plz|please)|(?<=[?.!,;]|^|\n)\s*(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers|danke(?:\s+sch[öo]n)?|merci(?:\s+beaucoup)?|gracias|grazie|obrigad[oa])|(?<!\b(?:say|said|saying|a|an|the|add|send|write|my|our|your))\s(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers)(?=\s*!))[\s.!,;]*$/i;
 
 /** What a visitor's own name for a value says it is ("mylist", "my_dict"): a module's name ("mysql") says nothing of the kind. */
 const TYPE_NAMES = new Set('list dict set tuple str string bytes array map object obj file dataframe frame queue deque counter socket connection conn session client cursor iterator generator thread process lock event task future logger parser table view index'.split(' '));
@@ -384,7 +392,8 @@ const TYPE_NAMES = new Set('list dict set tuple str string bytes array map objec
  * a page that explains it quotes. Undefined when the question quotes none.
  */
 export function errorMessageIn(question: string): string | undefined {
-  const match = /(?:^|[\s"'(])(?:[A-Z]\w*(?:Error|Exception|Warning)|ERROR|FATAL|PANIC|WARNING|error|fatal)\s*:\s*(.+)$/u.exec(question.trim());
+  // The last line that holds one: a traceback ends with its error, and what the visitor writes on the lines after is not in it.
+  const match = [...question.trim().matchAll(/(?:^|[\s"'(])(?:[A-Z]\w*(?:Error|Exception|Warning)|ERROR|FATAL|PANIC|WARNING|error|fatal)[ \t]*:[ \t]*(.+)$/gmu)].at(-1);
   // Without what the visitor says about it: "… when I …", "… -- happens every time I restart", "…  (running a long report)".
   const message = match?.[1]
     ?.replace(/\s+(?:when|after|while|if|because)\s+I\b.*$/i, '')
@@ -441,12 +450,21 @@ function clausesOf(question: string): { text: string; content: string; asks: boo
  * password every time. can I store it somewhere?"): then that is what the question is about.
  */
 export function askingClauses(question: string): string | undefined {
-  const clauses = clausesOf(question).filter(({ text }) => terms(text).length > 0);
-  const asking = clauses.filter(({ asks }) => asks);
-  if (asking.length === 0 || asking.length === clauses.length) return undefined;
-  const text = asking.map((clause) => clause.text).join(' ');
-  return clauses[0]!.asks || 2 * terms(text).length >= terms(question).length ? text : undefined;
+  // A pasted error message with lines written after it asks what it means (clausesOf leaves it out); they tell.
+  const pasted = errorMessageIn(question);
+  const error = pasted !== undefined && question.slice(question.indexOf(pasted) + pasted.length).includes('\n') ? pasted : undefined;
+  // Not what is left of the error's line before it ("I get ERROR:").
+  const clauses = clausesOf(question).filter(({ text }) => terms(text).length > 0 && !(error && /:$/.test(text)));
+  const asking = [...(error ? [error] : []), ...clauses.filter(({ asks }) => asks).map((clause) => clause.text)];
+  if (asking.length === 0 || asking.length === clauses.length + (error ? 1 : 0)) return undefined;
+  const text = asking.join(' ');
+  // A short asking clause ("How do I fix this?", "What am I doing wrong?") asks about what the question tells.
+  if (terms(text).length < 2 && (REFERS_BACK.test(text.replace(/`[^`\n]*`/g, ' ')) || (!error && !DEFINITION_ASKED.test(text)))) return undefined;
+  return error || clauses[0]!.asks || 2 * terms(text).length >= terms(question).length ? text : undefined;
 }
+
+/** Words that point to something said elsewhere: an asking clause holding one asks about what the question tells. */
+const REFERS_BACK = /\b(?:this|that|these|those|it|its|them|they|there)\b/i;
 
 /**
  * The longest stretch of an error message without the names it was raised for: pages show the
@@ -664,53 +682,4 @@ export function abbreviating(abbreviations: Map<string, string>, asked: Iterable
     }
     return result;
   };
-}
-
-/** Whether two words are one typo apart: a letter left out, added, changed, or two neighbours swapped. */
-export function oneTypoApart(a: string, b: string): boolean {
-  if (a === b || Math.abs(a.length - b.length) > 1) return false;
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const [restA, restB] = [a.slice(start, endA), b.slice(start, endB)];
-  if (restA.length <= 1 && restB.length <= 1) return true;
-  return restA.length === 2 && restB.length === 2 && restA[0] === restB[1] && restA[1] === restB[0];
-}
-
-/** Typos are read only in words this long: a shorter word one letter from another is often a word of its own. */
-const TYPO_LETTERS = 5;
-
-/**
- * The question with each word none of `texts` holds, in any form, read as the word one typo
- * away that most of them hold ("How do I reanme a column?" over a passage headed "Renaming a
- * Column" reads "rename"). The search that found the passages already read the typo; this
- * lets what they say meet the question. The first letter is taken as typed, and a word with no
- * such neighbour is kept.
- */
-export function spelledAsIn(question: string, texts: string[]): string {
-  const all = texts.join('\n').toLowerCase();
-  let holders: Map<string, number> | undefined;
-  return question.replace(new RegExp(`(?<![\\p{L}\\p{N}_.\`-])\\p{L}{${TYPO_LETTERS},}(?![\\p{L}\\p{N}_\`(-]|\\.\\p{L})`, 'gu'), (word) => {
-    const lower = word.toLowerCase();
-    const own = terms(lower);
-    // Held as written or in another form ("renaming" for "renames" holds its stem), or a stop word: as typed.
-    if (own.length === 0 || all.includes(lower) || own.every((term) => all.includes(term))) return word;
-    if (!holders) {
-      holders = new Map();
-      for (const text of texts) for (const held of new Set(text.toLowerCase().match(/\p{L}+/gu) ?? [])) holders.set(held, (holders.get(held) ?? 0) + 1);
-    }
-    let best: string | undefined;
-    let most = 0;
-    for (const [other, count] of holders)
-      if (count > most && other.length >= TYPO_LETTERS && other[0] === lower[0] && oneTypoApart(lower, other)) {
-        best = other;
-        most = count;
-      }
-    return best ?? word;
-  });
 }

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askingClauses, asQuestion, contentQuery, namedApis, oneTypoApart, questionAsked, questionClauses, spelledAsIn, withoutSubject } from '../../server/answer/text.js';
+import { askingClauses, asQuestion, contentQuery, errorMessageIn, namedApis, questionAsked, questionClauses, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -43,6 +43,10 @@ test('what a question asks, when it also tells, is its asking clauses', () => {
   assert.equal(askingClauses('How do I call `zip()` on two lists? The docs confuse me.'), 'How do I call `zip()` on two lists?');
   // What it tells first is what it is about, when what it asks names nothing more ("can I store it somewhere?").
   assert.equal(askingClauses('psql keeps asking me for a password every time. can I store it somewhere?'), undefined);
+  // What asks first may ask about what is told after it: "this", or a word that names nothing ("wrong").
+  assert.equal(askingClauses('How do I fix this? My worker prints show up late in the docker logs when there is no terminal.'), undefined);
+  assert.equal(askingClauses('What am I doing wrong? json.dumps writes my datetime fields as errors.'), undefined);
+  assert.equal(askingClauses('What is a decorator? I tried the docs but got lost.'), 'What is a decorator?');
   // A question that only asks, or only tells, has nothing to set apart.
   assert.equal(askingClauses('What is a list and how do I sort it?'), undefined);
   assert.equal(askingClauses('What is a list? How do I sort it?'), undefined);
@@ -86,20 +90,6 @@ test('a question of one clause has none to ask on its own, and a long one at mos
   assert.deepEqual(questionClauses('I have a big table. It has many rows. Vacuum runs often. Autovacuum logs warnings. Why is it slow?', 3), ['slow', 'big table', 'vacuum runs often']);
 });
 
-test('a word the passages hold in no form is read as their word one typo away, the one most of them hold', () => {
-  const passages = ['Renaming a column: to rename a column, use ALTER TABLE … RENAME COLUMN.', 'A partial index covers some rows. Renamed columns keep their indexes.', 'Partial indexes and the planner.'];
-  assert.equal(spelledAsIn('How do I reanme a column?', passages), 'How do I rename a column?');
-  assert.equal(spelledAsIn('What is a parital index?', passages), 'What is a partial index?');
-  // Held in another form, short, written as code, or with no neighbour: as typed.
-  assert.equal(spelledAsIn('Renaming columns, renames', passages), 'Renaming columns, renames');
-  assert.equal(spelledAsIn('What is a colum? or `reanme`', passages), 'What is a colum? or `reanme`');
-  assert.equal(spelledAsIn('why does my docker container stop', passages), 'why does my docker container stop');
-  // The first letter is as typed: "tenames" is not "renames".
-  assert.equal(spelledAsIn('tenames', passages), 'tenames');
-  assert.ok(oneTypoApart('reanme', 'rename') && oneTypoApart('colum', 'column') && oneTypoApart('indez', 'index'));
-  assert.ok(!oneTypoApart('rename', 'rename') && !oneTypoApart('abcd', 'acbe') && !oneTypoApart('index', 'indexes'));
-});
-
 test('a request put as one is read as the question it is', () => {
   assert.equal(asQuestion('show me how to read a file line by line'), 'How do I read a file line by line');
   assert.equal(asQuestion('Can you show me how I can sort a list?'), 'How do I sort a list?');
@@ -114,4 +104,14 @@ test('a request put as one is read as the question it is', () => {
   assert.equal(asQuestion('I want to know what a decorator is'), 'I want to know what a decorator is');
   assert.equal(asQuestion('I want to'), 'I want to');
   assert.equal(asQuestion('How do I show my work?'), 'How do I show my work?');
+});
+
+test('a pasted error message is read from its own line: the last that holds one, without the lines the visitor writes after it', () => {
+  assert.equal(errorMessageIn('TypeError: Object of type datetime is not JSON serializable\n\nI tried the docs but got lost.'), 'Object of type datetime is not JSON serializable');
+  assert.equal(errorMessageIn("Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: invalid literal for int() with base 10: 'x'"), "invalid literal for int() with base 10: 'x'");
+  assert.equal(errorMessageIn('ERROR:  canceling statement due to conflict with recovery\nDETAIL:  User query might have needed to see row versions'), 'canceling statement due to conflict with recovery');
+  // It asks what it means; what is written after it tells.
+  assert.equal(askingClauses('TypeError: Object of type datetime is not JSON serializable\n\nI tried the docs but got lost.'), 'Object of type datetime is not JSON serializable');
+  assert.equal(askingClauses('TypeError: Object of type datetime is not JSON serializable'), undefined);
+  assert.equal(askingClauses('ERROR: value too long for type character varying(5) -- how do I fix it?'), undefined);
 });
