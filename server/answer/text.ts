@@ -380,8 +380,13 @@ const SUBJECT_AT_CLAUSE_END = /\s*\b(?:in|with|using|for|on)\s+(?:the\s+)?(\p{L}
 
 const GREETING =
   /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|hallo|guten\s+tag|bonjour|salut|hola|buenos\s+d[ií]as|ciao|ol[aá]|ok(?:ay)?|so|quick\s+question)(?:\s+(?:there|all|everyone|folks|team))?(?:\s*[,.!:;]+\s*|\s+[—–-]+\s*|\s+(?=(?:how|what|why|which|where|when|who|can|could|should|is|are|do|does|i|my|so|ok)\b)))+/i;
-const PLEASANTRIES_AFTER =
-  /(?:[\s,.;:!—–-]*(?:(?:pls|plz|please)\s+help(?:\s+me)?|help\s+(?:me|pls|plz|please)|any\s+help(?:\s+(?:is\s+)?(?:much\s+)?appreciated)?|pls|plz|please)|(?<=[?.!,;]|^|\n)\s*(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers|danke(?:\s+sch[öo]n)?|merci(?:\s+beaucoup)?|gracias|grazie|obrigad[oa])|(?<!\b(?:say|said|saying|a|an|the|add|send|write|my|our|your))\s(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers)(?=\s*!))[\s.!,;]*$/i;
+/** Thanks, in the widget languages. */
+const THANKS = String.raw`(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers|danke(?:\s+sch[öo]n)?|merci(?:\s+beaucoup)?|gracias|grazie|obrigad[oa])`;
+/** Pleas and thanks at the end: thanks after a sentence, a comma or a line, or before an exclamation mark ("… does not exist thanks!", not "say thank you!"). */
+const PLEASANTRIES_AFTER = new RegExp(
+  String.raw`(?:[\s,.;:!—–-]*(?:(?:pls|plz|please)\s+help(?:\s+me)?|help\s+(?:me|pls|plz|please)|any\s+help(?:\s+(?:is\s+)?(?:much\s+)?appreciated)?|pls|plz|please)|(?<=[?.!,;]|^|\n)\s*${THANKS}|(?<!\b(?:say|said|saying|a|an|the|add|send|write|my|our|your))\s${THANKS}(?=\s*!))[\s.!,;]*$`,
+  'i',
+);
 
 /** What a visitor's own name for a value says it is ("mylist", "my_dict"): a module's name ("mysql") says nothing of the kind. */
 const TYPE_NAMES = new Set('list dict set tuple str string bytes array map object obj file dataframe frame queue deque counter socket connection conn session client cursor iterator generator thread process lock event task future logger parser table view index'.split(' '));

@@ -14,6 +14,8 @@ test('a greeting before a question and thanks or a plea after it are not what it
   // An exclamation mark says thanks where no punctuation before it does: after a pasted error, say.
   assert.equal(questionAsked('ERROR: relation "orders" does not exist thanks!'), 'ERROR: relation "orders" does not exist');
   assert.equal(questionAsked('How do I add a thank you'), 'How do I add a thank you');
+  assert.equal(questionAsked('Was heißt Ledger merci!'), 'Was heißt Ledger');
+  assert.equal(questionAsked('How do I say thank you!'), 'How do I say thank you!');
   // Words that only look like them are kept: a program's name, help that is asked for, a question of thanks alone.
   assert.equal(questionAsked('Hello world program in C?'), 'Hello world program in C?');
   assert.equal(questionAsked('How do I get help'), 'How do I get help');
@@ -103,6 +105,12 @@ test('a request put as one is read as the question it is', () => {
   // What the visitor wants to know, and a request with nothing after it, are read as written.
   assert.equal(asQuestion('I want to know what a decorator is'), 'I want to know what a decorator is');
   assert.equal(asQuestion('I want to'), 'I want to');
+  assert.equal(asQuestion("I'd like to rename a column"), 'How do I rename a column');
+  assert.equal(asQuestion('I wanna rename a column'), 'How do I rename a column');
+  assert.equal(asQuestion("I'm trying to understand why my query is slow"), "I'm trying to understand why my query is slow");
+  // PostgreSQL's EXPLAIN is not a request to explain.
+  assert.equal(asQuestion('EXPLAIN ANALYZE output: what does loops mean?'), 'EXPLAIN ANALYZE output: what does loops mean?');
+  assert.equal(asQuestion('explain analyze shows a seq scan, why?'), 'explain analyze shows a seq scan, why?');
   assert.equal(asQuestion('How do I show my work?'), 'How do I show my work?');
 });
 
