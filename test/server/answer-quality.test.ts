@@ -1254,14 +1254,17 @@ describe('summaries agree with the results', () => {
   });
 });
 
+/** Adds a page to the acme docs through the pages API, as a crawler would. */
+async function pushPage(server: TestServer, slug: string, title: string, content: string): Promise<void> {
+  const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: `https://acme.test/docs/${slug}`, title, content } });
+  assert.equal(response.status, 201, response.text);
+}
+
 describe('a question told in several clauses', () => {
   let own: TestServer;
   before(async () => {
     own = await startTestServer({ fixture: answerFixture(100) });
-    const addPage = async (slug: string, title: string, content: string) => {
-      const response = await own.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: `https://acme.test/docs/${slug}`, title, content } });
-      assert.equal(response.status, 201, response.text);
-    };
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
     // No page holds every word of the whole question. Of the pages holding all but one of its rarer words, more than
     // enough have one in their title ("Terminal notes"), so only those are ranked, and they fill the whole question's
     // candidates; none of them covers the question, and the pages about the circumstances told first do not either.
@@ -1284,10 +1287,7 @@ describe('a question that also tells', () => {
   let own: TestServer;
   before(async () => {
     own = await startTestServer({ fixture: answerFixture(100) });
-    const addPage = async (slug: string, title: string, content: string) => {
-      const response = await own.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: `https://acme.test/docs/${slug}`, title, content } });
-      assert.equal(response.status, 201, response.text);
-    };
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
     // Pages named after the word asked about that hold the words the visitor only tells ("docs", "try", "lost"):
     // searched for with those words, they fill the candidates and leave out the page that answers.
     for (let index = 1; index <= 30; index++)
