@@ -319,9 +319,9 @@ export function questionAsked(question: string, subject: readonly string[] = [])
   return withTypeNames(asked.trim() ? asked : question);
 }
 
-/** "show me how to …", "can you tell me how I can …": how to do it. */
 /** "can you …", "please …": how a request opens. */
 const PLEASE = String.raw`(?:(?:can|could|would)\s+(?:you|u)\s+|pls\s+|please\s+)*`;
+/** "show me how to …", "can you tell me how I can …": how to do it. */
 const SHOW_ME_HOW = new RegExp(String.raw`^\s*${PLEASE}(?:show|tell|teach)\s+me\s+how\s+(?:to|do\s+i|i\s+(?:can|could|do))\s+(?=\S)`, 'i');
 /** "I'm trying to …", "I want to …", "I'd like to …": what the visitor wants to do, not what they want to know. */
 const WANTS_TO = /^\s*(?:(?:i['’]?m|i\s+am)\s+trying\s+to|i\s*(?:want\s+to|need\s+to|would\s+like\s+to|['’]d\s+like\s+to|wanna))\s+(?!(?:know|understand|ask|learn|see|find\s+out|figure\s+out)\b)(?=\S)/i;
@@ -331,16 +331,18 @@ const WAY_TO =
 /** ", how?" after what the visitor wants to do: asks how. */
 const HOW_AFTER_READ = 60;
 const HOW_AFTER = /[\s,;:—–-]*(?:but\s+|any\s+idea\s+|no\s+idea\s+)?how\s*[?？]*\s*$/i;
-/** "can you explain …", "explain …": what it is, or how or why when that follows. */
-// Not PostgreSQL's EXPLAIN: written in capitals, or followed by its options or a statement.
+/**
+ * "can you explain …", "explain …": what it is, or how or why when that follows. Not
+ * PostgreSQL's EXPLAIN: written in capitals (asQuestion), or followed by its options or a statement.
+ */
 const EXPLAIN = new RegExp(String.raw`^\s*${PLEASE}explain\s+(?!(?:analy[sz]e|verbose|costs|buffers|settings|wal|timing|summary|format|select|insert|update|delete|with|execute|values|output|plan)\b|\()(?:to\s+me\s+)?(?=\S)`, 'i');
 
 /**
  * A request put as one rather than as a question, as the question it is: "show me how to read
  * a file", "I'm trying to read a file, how?", "I want to read a file." and "what's the best way
- * to read a file?" ask "How do I read a file?"; "can you explain decorators" asks "What is decorators", and "explain how imports
- * work" asks "how imports work". So that "show" and "trying" are not asked of the answer, and
- * what reads "how …" and "what is …" reads them.
+ * to read a file?" ask "How do I read a file?"; "can you explain decorators" asks "What is
+ * decorators", and "explain how imports work" asks "how imports work". So that "show" and
+ * "trying" are not asked of the answer, and what reads "how …" and "what is …" reads them.
  */
 export function asQuestion(question: string): string {
   if (SHOW_ME_HOW.test(question)) return question.replace(SHOW_ME_HOW, 'How do I ');
@@ -452,7 +454,9 @@ function clausesOf(question: string): { text: string; content: string; asks: boo
  * I tried the docs but got lost."): its asking clauses. What it tells says which answer fits
  * better, but an answer need not repeat it. Undefined when every clause asks, or none does, and
  * when what it tells comes first and holds most of its words ("psql keeps asking me for a
- * password every time. can I store it somewhere?"): then that is what the question is about.
+ * password every time. can I store it somewhere?") or what asks is short and points to it
+ * ("How do I fix this? …"): then that is what the question is about. A pasted error message
+ * with lines written after it asks, and those lines tell.
  */
 export function askingClauses(question: string): string | undefined {
   // A pasted error message with lines written after it asks what it means (clausesOf leaves it out); they tell.
