@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, askingClauses, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -170,9 +170,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const refusal = { text: noAnswerText(input.language), cited: [] };
   // What a question only tells ("… I tried the docs but got lost.") says which answer fits better, as the conversation
   // does (contextTerms), but an answer need not repeat it: what it asks does.
-  const asking = askingClauses(input.question);
-  const questionTerms = [...new Set(terms(asking ?? input.question))];
-  const onlyTold = asking ? terms(input.question).filter((term) => !questionTerms.includes(term)) : [];
+  const { asked: questionTerms, told: onlyTold } = askedAndTold(input.question);
   const passages = input.sections.map((section, rank) => readPassage(section, rank));
   // "What is WAL?" is answered where a passage says "Write-Ahead Logging" too, when one of them says they are the same.
   const asWritten = input.sections.map((section) => ({ ...section, text: section.markdown || section.text }));

@@ -20,7 +20,7 @@ import { publicHits, searchHeadings, searchSections, sectionHeaded, type Section
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { abbreviating, abbreviationsIn, askingClauses, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -89,7 +89,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
 
   // What a question only tells ("What is a ledger? I tried the docs but got lost.") is not searched for, and
   // weighs like the conversation below: its words would fill the candidates with pages about them.
-  const asking = askingClauses(input.question);
+  const { asking, asked: askedTerms, told } = askedAndTold(input.question);
   // A question of question words only ("what is it?") is asked as typed.
   const typedContent = contentQuery(asking ?? input.question);
   const content = typedContent || input.question;
@@ -130,9 +130,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   if (lastQuestion) await ask({ text: contentQuery(lastQuestion) || lastQuestion, weight: 0.3 });
   if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
-  const questionTerms = new Set(terms(asking ?? input.question));
+  const questionTerms = new Set(askedTerms);
   const spelledOut = abbreviating(abbreviations, questionTerms);
-  const told = asking ? terms(input.question).filter((term) => !questionTerms.has(term)) : [];
   const conversationTerms = new Set([...input.previousQuestions.slice(-2).flatMap((question) => terms(question)), ...told]);
   const askedAbout = new Set([...questionTerms, ...conversationTerms, ...terms(input.context?.title ?? '')]);
   const contextPage = normaliseUrl(input.context?.url);

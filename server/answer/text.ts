@@ -467,9 +467,21 @@ export function askingClauses(question: string): string | undefined {
   const asking = [...(error ? [error] : []), ...clauses.filter(({ asks }) => asks).map((clause) => clause.text)];
   if (asking.length === 0 || asking.length === clauses.length + (error ? 1 : 0)) return undefined;
   const text = asking.join(' ');
+  const askedTerms = terms(text).length;
   // A short asking clause ("How do I fix this?", "What am I doing wrong?") asks about what the question tells.
-  if (terms(text).length < 2 && (REFERS_BACK.test(text.replace(/`[^`\n]*`/g, ' ')) || (!error && !DEFINITION_ASKED.test(text)))) return undefined;
-  return error || clauses[0]!.asks || 2 * terms(text).length >= terms(question).length ? text : undefined;
+  if (askedTerms < 2 && (REFERS_BACK.test(text.replace(/`[^`\n]*`/g, ' ')) || (!error && !DEFINITION_ASKED.test(text)))) return undefined;
+  return error || clauses[0]!.asks || 2 * askedTerms >= terms(question).length ? text : undefined;
+}
+
+/**
+ * What a question asks and what it only tells (askingClauses), as terms: an answer must hold
+ * what it asks, and what it only tells weighs as the conversation does. `asking` is the
+ * clauses that ask, when the question also tells.
+ */
+export function askedAndTold(question: string): { asking?: string; asked: string[]; told: string[] } {
+  const asking = askingClauses(question);
+  const asked = [...new Set(terms(asking ?? question))];
+  return { asking, asked, told: asking ? terms(question).filter((term) => !asked.includes(term)) : [] };
 }
 
 /** Words that point to something said elsewhere: an asking clause holding one asks about what the question tells. */
