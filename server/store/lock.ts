@@ -1,9 +1,9 @@
 /**
  * One process at a time on an embedded database directory: two PGlite instances on one
  * directory both accept writes and lose them. The process that opens it holds
- * `assist.lock` there, created exclusively and holding its pid and a token of its own; it is
- * removed when the process closes the database or exits. A lock whose pid no longer runs was left by a
- * process that died (SIGKILL, power loss) and is taken over.
+ * `assist.lock` there, created exclusively and holding its pid and a token of its own; it
+ * is removed when the process closes the database or exits. A lock whose pid no longer runs
+ * was left by a process that died (SIGKILL, power loss) and is taken over.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync, statSync } from 'node:fs';
@@ -102,13 +102,15 @@ export function lockDataDirectory(dataDir: string): DataDirectoryLock {
     }
   }
   const directory = statSync(dataDir);
-  const ours = () => {
+  /** The lock file's text, or why it could not be read. */
+  const read = (): string | NodeJS.ErrnoException => {
     try {
-      return readFileSync(path, 'utf8') === content;
-    } catch {
-      return false;
+      return readFileSync(path, 'utf8');
+    } catch (error) {
+      return error as NodeJS.ErrnoException;
     }
   };
+  const ours = () => read() === content;
   let held = true;
   const release = () => {
     if (!held) return;
@@ -119,24 +121,19 @@ export function lockDataDirectory(dataDir: string): DataDirectoryLock {
   // However the process ends (an uncaught error, process.exit), the lock goes with it.
   process.on('exit', release);
   const stillHeld = (): boolean => {
-    let text: string;
+    const text = read();
+    if (typeof text === 'string') return text === content;
+    // Out of file handles, or a network file system's hiccup: nothing says it is lost; it is checked again.
+    if (text.code !== 'ENOENT' && text.code !== 'ENOTDIR') return true;
+    // Only the lock file went (by hand, or a clean-up of old files): the directory is the one opened and still holds its database.
     try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // Out of file handles, or a network file system's hiccup: nothing says it is lost; it is checked again.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') return true;
-      // Only the lock file went (by hand, or a clean-up of old files): the directory is the one opened and still holds its database.
-      try {
-        const now = statSync(dataDir);
-        if (now.ino !== directory.ino || now.dev !== directory.dev || !existsSync(join(dataDir, 'PG_VERSION'))) return false;
-        create();
-        return true;
-      } catch {
-        return false;
-      }
+      const now = statSync(dataDir);
+      if (now.ino !== directory.ino || now.dev !== directory.dev || !existsSync(join(dataDir, 'PG_VERSION'))) return false;
+      create();
+      return true;
+    } catch {
+      return false;
     }
-    return text === content;
   };
   return { dataDir, held: () => held && stillHeld(), release };
 }
