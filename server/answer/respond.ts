@@ -142,13 +142,13 @@ class AnswerRun {
       const subject = this.request.summary ? undefined : [organisation.name, ...(await sourceNames(app.db, organisation.id, widget.sources))];
       // A summary sits above the search results: it is built from those hits, as the visitor sees them.
       const retrieved = this.request.summary
-        ? await summarySections(app.db, {
+        ? { question: this.request.question, sections: await summarySections(app.db, {
             organisationId: organisation.id,
             sources: widget.sources,
             query: this.request.question,
             language: widget.config.default_language,
             hits: this.request.summary.hits,
-          })
+          }) }
         : await retrieveSections(app.db, {
             organisationId: organisation.id,
             sources: widget.sources,
@@ -159,7 +159,8 @@ class AnswerRun {
             subject,
           });
       const engine = answerEngine(app);
-      const input = { question: this.request.question, history: this.history, sections: groundingOf(retrieved), context: this.request.chat?.context, language, subject };
+      // The question as the pages spell it ("decorater" read as "decorator"); the conversation keeps it as typed.
+      const input = { question: retrieved.question, history: this.history, sections: groundingOf(retrieved.sections), context: this.request.chat?.context, language, subject };
       // Only what the answer cites is a source; an engine that declines cites nothing.
       const cited = input.sections.length === 0 ? [] : (engine.cites?.(input) ?? input.sections);
       if (!this.request.chat && cited.length === 0) {

@@ -16,9 +16,10 @@
  * question or the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
-import { publicHits, searchHeadings, searchSections, sectionHeaded, type SectionHit } from '../search/search.js';
+import { publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
+import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
@@ -60,7 +61,13 @@ const MAX_LEAVE_ONE_OUT = 7;
 /** Of a longer question told in several clauses, at most this many are asked on their own. */
 const MAX_CLAUSES = 3;
 
-export async function retrieveSections(db: Queryable, given: RetrievalInput): Promise<RetrievedSection[]> {
+/** The passages an answer is grounded on, and the question as the pages spell it: what the answer engine answers. */
+export interface Retrieval {
+  sections: RetrievedSection[];
+  question: string;
+}
+
+export async function retrieveSections(db: Queryable, given: RetrievalInput): Promise<Retrieval> {
   const input = { ...given, question: questionAsked(given.question, given.subject) };
   const limit = input.limit ?? 4;
   const lastQuestion = input.previousQuestions.at(-1);
@@ -89,11 +96,25 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
 
   // What a question only tells ("What is a ledger? I tried the docs but got lost.") is not searched for, and
   // weighs like the conversation below: its words would fill the candidates with pages about them.
-  const { asking, asked: askedTerms, told } = askedAndTold(input.question);
-  // A question of question words only ("what is it?") is asked as typed.
-  const typedContent = contentQuery(asking ?? input.question);
-  const content = typedContent || input.question;
-  await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
+  const read = (question: string) => {
+    const { asking, asked, told } = askedAndTold(question);
+    // A question of question words only ("what is it?") is asked as typed.
+    return { asked, told, content: contentQuery(asking ?? question) || question };
+  };
+  let { asked: askedTerms, told, content } = read(input.question);
+  // A word the pages never use ("decorater") is read as the search reads it, by what follows as well: no passage says it.
+  // Only one among words they all use: several ("Who painted the Mona Lisa?") are another subject, not typos.
+  let question = given.question;
+  const first = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: `${content.slice(0, 1000)} `, limit: PER_QUERY * 2, language: input.language });
+  if (first.misspelt.size === 1 && first.unknown.length === 1) {
+    question = respelled(given.question, first.misspelt);
+    input.question = questionAsked(question, given.subject);
+    ({ asked: askedTerms, told, content } = read(input.question));
+    await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
+  } else {
+    asked.add(content.trim().toLowerCase());
+    fuse(first.hits, 1);
+  }
   // "What does zip() do?": the entry of what it names, which ranking by words may bury under pages named after it (`zipfile`).
   const named = namedApis(input.question);
   const entriesNamed = named.length > 0 ? await searchHeadings(db, { organisationId: input.organisationId, sources: input.sources, names: named, limit: NAMED_ENTRIES }) : [];
@@ -222,7 +243,14 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       ranked[index] = (await withMarkdown(db, [entry]))[0]!;
     }
   }
-  return ranked.slice(0, limit);
+  return { sections: ranked.slice(0, limit), question };
+}
+
+/** The question with each misspelt word (lowercased as the search reads it) written as the pages spell it. */
+function respelled(question: string, misspelt: Map<string, string>): string {
+  let text = question;
+  for (const [typed, spelled] of misspelt) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(typed)}(?![\\p{L}\\p{N}_])`, 'giu'), spelled);
+  return text;
 }
 
 /** A section that only refers to another by its heading (its markdown read as plain text): "See global interpreter lock.", "See also: method resolution order." */
@@ -315,7 +343,7 @@ export async function summarySections(
 /** Search hits for a message over a widget's sources (the 402 fallback): as search answers it, else as retrieval finds it. */
 export async function fallbackHits(db: Queryable, input: Omit<RetrievalInput, 'previousQuestions'>): Promise<Hit[]> {
   let hits: SectionHit[] = await searchSections(db, { organisationId: input.organisationId, sources: input.sources, query: input.question, limit: 10 });
-  if (hits.length === 0) hits = (await retrieveSections(db, { ...input, previousQuestions: [], limit: 10 })).map(({ markdown: _markdown, ...hit }) => hit);
+  if (hits.length === 0) hits = (await retrieveSections(db, { ...input, previousQuestions: [], limit: 10 })).sections.map(({ markdown: _markdown, ...hit }) => hit);
   return publicHits(hits);
 }
 

@@ -85,9 +85,55 @@ export function publicHits(sections: SectionHit[]): Hit[] {
 }
 
 export async function searchSections(db: Queryable, params: SearchParams): Promise<SectionHit[]> {
+  return (await searchRun(db, params)).hits;
+}
+
+/**
+ * Hits, and the words of the query that the organisation's pages never use (`unknown`), the
+ * ones the search read as another (`misspelt`: "decorater" → "decorator") with that spelling:
+ * the commonest of its corrections one edit away, a swap of two neighbouring letters counting
+ * one. A rare word the pages do use is not among them, though the search also matched its
+ * neighbours. Only a query with a correction is looked into.
+ */
+export async function searchSectionsSpelled(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; unknown: string[]; misspelt: Map<string, string> }> {
+  const { hits, chunks, groups } = await searchRun(db, params);
+  const misspelt = new Map<string, string>();
+  const corrected = groups.filter((group) => group.corrections.length > 0 && chunks[group.group - 1]?.kind === 'plain');
+  if (corrected.length === 0) return { hits, unknown: [], misspelt };
+  const typed = chunks.filter((chunk) => chunk.kind === 'plain' && chunk.maxEdits > 0).map((chunk) => chunk.text);
+  const rows = await db.query<{ word: string; pages: number }>(
+    'SELECT word, pages FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0',
+    [params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]],
+  );
+  const pages = new Map(rows.map((row) => [row.word, Number(row.pages)]));
+  for (const group of corrected) {
+    const word = chunks[group.group - 1]!.text;
+    if (pages.has(word)) continue;
+    // One edit away only: a word two edits from one of the pages' ("bookings", "looking") is more often another word than a typo.
+    const [best] = group.corrections.filter((other) => editDistance(word, other) === 1).sort((a, b) => (pages.get(b) ?? 0) - (pages.get(a) ?? 0) || (a < b ? -1 : 1));
+    if (best) misspelt.set(word, best);
+  }
+  return { hits, unknown: typed.filter((word) => !pages.has(word)), misspelt };
+}
+
+/** Edits from one word to another, a swap of two neighbouring letters counting one (as the database's corrections count them). */
+function editDistance(from: string, to: string): number {
+  const a = [...from];
+  const b = [...to];
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i]![j] = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) rows[i]![j] = Math.min(rows[i]![j]!, rows[i - 2]![j - 2]! + 1);
+    }
+  return rows[a.length]![b.length]!;
+}
+
+async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; chunks: QueryChunk[]; groups: ResolvedGroup[] }> {
   const limit = Math.max(0, Math.min(Math.floor(params.limit), MAX_LIMIT));
   const chunks = parseQuery(params.query);
-  if (chunks.length === 0 || params.sources.length === 0 || limit === 0) return [];
+  if (chunks.length === 0 || params.sources.length === 0 || limit === 0) return { hits: [], chunks, groups: [] };
   // Per word that may be misspelt: spellings the database compares and looks up (search_run).
   const spellings = (of: (chunk: QueryChunk) => string[]) =>
     chunks.flatMap((chunk, index) => (chunk.maxEdits > 0 ? of(chunk).map((spelling) => ({ group: index + 1, spelling })) : []));
@@ -119,9 +165,10 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
   );
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;
   const terms = highlightTerms(chunks, result.groups);
-  return diversify([...result.hits, ...result.partial])
+  const hits = diversify([...result.hits, ...result.partial])
     .slice(0, limit)
     .map((section) => toHit(section, terms));
+  return { hits, chunks, groups: result.groups ?? [] };
 }
 
 /**

@@ -1,0 +1,45 @@
+/**
+ * A misspelt word in a question is read as the pages spell it, for the answer as for the
+ * search: "How do I instlal the widget?" is answered as "How do I install the widget?". Only a
+ * word the pages never use, one edit from one they do, and only when the rest of the question
+ * is in their words: a question about something else ("Who painted the Mona Lisa?") is not
+ * turned into one the pages answer. The conversation keeps the question as it was typed.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NO_ANSWER } from '../../server/answer/embedded.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { CHAT, CONVERSATIONS, answerFixture, signed, visitorQuery } from './answer-helpers.js';
+
+let server: TestServer;
+before(async () => {
+  const fixture = answerFixture();
+  (fixture.organisations[0]!.sources[0]!.pages as { url: string; title: string; content: string }[]).push({
+    url: 'https://acme.test/docs/printing',
+    title: 'Printing',
+    content: '# Printing\n\nThe printed list of orders holds one line per order. Print it from the dashboard.',
+  });
+  server = await startTestServer({ fixture });
+});
+after(() => server.stop());
+
+const ask = (message: string, user?: { id: string; hash: string }) =>
+  server.request('POST', CHAT, { token: 'ws_test_help', body: { message, ...(user && { user }) } });
+
+test('a misspelt word is read as the word of the pages one edit away, and the conversation keeps it as typed', async () => {
+  const visitor = signed('speller');
+  for (const question of ['How do I instlal the widget?', 'How do I intsall the widget?']) {
+    const { status, json } = await ask(question, visitor);
+    assert.equal(status, 200);
+    assert.match(json.text, /^Add one script tag to your page to install the widget/, `${question}\n${json.text}`);
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/install');
+    const conversation = await server.request('GET', `${CONVERSATIONS}/${json.conversationId}${visitorQuery('speller')}`, { token: 'ws_test_help' });
+    assert.equal(conversation.json.messages.find((message: { role: string }) => message.role === 'user')?.text, question);
+  }
+});
+
+test('a question in words the pages never use is not turned into one they answer ("painted" is not "printed")', async () => {
+  const { json } = await ask('Who painted the Mona Lisa?');
+  assert.equal(json.text, NO_ANSWER.en);
+  assert.deepEqual(json.sources, []);
+});
