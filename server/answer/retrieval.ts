@@ -103,11 +103,13 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   };
   let { asked: askedTerms, told, content } = read(input.question);
   // A word the pages never use ("decorater") is read as the search reads it, by what follows as well: no passage says it.
-  // Only one among words they all use: several ("Who painted the Mona Lisa?") are another subject, not typos.
+  // Only one among words they use: several ("Who painted the Mona Lisa?"), or one alone ("What is love?"), are another subject.
   let question = given.question;
   const first = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: `${content.slice(0, 1000)} `, limit: PER_QUERY * 2, language: input.language });
-  if (first.misspelt.size === 1 && first.unknown.length === 1) {
-    question = respelled(given.question, first.misspelt);
+  const [misspelt] = first.misspelt;
+  const spelled = misspelt && first.misspelt.size === 1 && first.unknown.length === 1 && first.known.length > 0 ? respelled(given.question, ...misspelt) : undefined;
+  if (spelled !== undefined) {
+    question = spelled;
     input.question = questionAsked(question, given.subject);
     ({ asked: askedTerms, told, content } = read(input.question));
     await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
@@ -246,11 +248,26 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   return { sections: ranked.slice(0, limit), question };
 }
 
-/** The question with each misspelt word (lowercased as the search reads it) written as the pages spell it. */
-function respelled(question: string, misspelt: Map<string, string>): string {
-  let text = question;
-  for (const [typed, spelled] of misspelt) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(typed)}(?![\\p{L}\\p{N}_])`, 'giu'), spelled);
-  return text;
+/**
+ * The question with a misspelt word (lowercased, as the search reads it) written as the pages
+ * spell it, a capital kept at the start of the question; undefined when the word is a name
+ * (written with a capital further on: "Nuxt", "Deno", or in capitals), or where it is written
+ * as typed on purpose: in code, in quotes, in a pasted error message, or in a file name.
+ */
+export function respelled(question: string, typed: string, spelled: string): string | undefined {
+  const text = question.normalize('NFC');
+  const word = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_./\\\\-])${escapeRegExp(typed)}(?![\\p{L}\\p{M}\\p{N}_]|[./\\\\-][\\p{L}\\p{N}])`, 'giu');
+  const written = [...text.matchAll(word)];
+  if (written.length === 0) return undefined;
+  const error = errorMessageIn(text);
+  for (const match of written) {
+    const at = match.index!;
+    const before = text.slice(0, at);
+    const named = /\p{Lu}/u.test(match[0].slice(1)) || (/^\p{Lu}/u.test(match[0]) && /\p{L}/u.test(before) && !/[.!?]\s*$/.test(before));
+    const quoted = (before.match(/`/g)?.length ?? 0) % 2 === 1 || /(?:["“‘]|(?<![\p{L}\p{N}])')[^"”’'\n]*$/u.test(before) || (error !== undefined && error.toLowerCase().includes(typed));
+    if (named || quoted) return undefined;
+  }
+  return text.replace(word, (match) => (/^\p{Lu}/u.test(match) ? spelled[0]!.toUpperCase() + spelled.slice(1) : spelled));
 }
 
 /** A section that only refers to another by its heading (its markdown read as plain text): "See global interpreter lock.", "See also: method resolution order." */

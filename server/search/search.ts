@@ -89,18 +89,18 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
 }
 
 /**
- * Hits, and the words of the query that the organisation's pages never use (`unknown`), the
- * ones the search read as another (`misspelt`: "decorater" → "decorator") with that spelling:
+ * Hits, and the plain words of the query that the organisation's pages use (`known`) and never
+ * use (`unknown`), the ones the search read as another (`misspelt`: "decorater" → "decorator") with that spelling:
  * the commonest of its corrections one edit away, a swap of two neighbouring letters counting
  * one. A rare word the pages do use is not among them, though the search also matched its
  * neighbours. Only a query with a correction is looked into.
  */
-export async function searchSectionsSpelled(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; unknown: string[]; misspelt: Map<string, string> }> {
+export async function searchSectionsSpelled(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; known: string[]; unknown: string[]; misspelt: Map<string, string> }> {
   const { hits, chunks, groups } = await searchRun(db, params);
   const misspelt = new Map<string, string>();
   const corrected = groups.filter((group) => group.corrections.length > 0 && chunks[group.group - 1]?.kind === 'plain');
-  if (corrected.length === 0) return { hits, unknown: [], misspelt };
-  const typed = chunks.filter((chunk) => chunk.kind === 'plain' && chunk.maxEdits > 0).map((chunk) => chunk.text);
+  if (corrected.length === 0) return { hits, known: [], unknown: [], misspelt };
+  const typed = chunks.filter((chunk) => chunk.kind === 'plain').map((chunk) => chunk.text);
   const rows = await db.query<{ word: string; pages: number }>(
     'SELECT word, pages FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0',
     [params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]],
@@ -113,7 +113,7 @@ export async function searchSectionsSpelled(db: Queryable, params: SearchParams)
     const [best] = group.corrections.filter((other) => editDistance(word, other) === 1).sort((a, b) => (pages.get(b) ?? 0) - (pages.get(a) ?? 0) || (a < b ? -1 : 1));
     if (best) misspelt.set(word, best);
   }
-  return { hits, unknown: typed.filter((word) => !pages.has(word)), misspelt };
+  return { hits, known: typed.filter((word) => pages.has(word)), unknown: typed.filter((word) => !pages.has(word)), misspelt };
 }
 
 /** Edits from one word to another, a swap of two neighbouring letters counting one (as the database's corrections count them). */

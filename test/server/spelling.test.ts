@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NO_ANSWER } from '../../server/answer/embedded.js';
+import { respelled } from '../../server/answer/retrieval.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { CHAT, CONVERSATIONS, answerFixture, signed, visitorQuery } from './answer-helpers.js';
 
@@ -40,6 +41,20 @@ test('a misspelt word is read as the word of the pages one edit away, and the co
 
 test('a question in words the pages never use is not turned into one they answer ("painted" is not "printed")', async () => {
   const { json } = await ask('Who painted the Mona Lisa?');
+  assert.equal(json.text, NO_ANSWER.en);
+  assert.deepEqual(json.sources, []);
+});
+
+test('a word that is misspelt only as the pages spell it: not a name, nor what is quoted, written as code, pasted as an error or a file name', () => {
+  assert.equal(respelled('How do I instlal the widget?', 'instlal', 'install'), 'How do I install the widget?');
+  assert.equal(respelled("Instlal the widget, what's the way?", 'instlal', 'install'), "Install the widget, what's the way?");
+  for (const question of ['Does it work with Instlal?', 'INSTLAL the widget', "I typed 'instlal' and it failed", 'run `instlal` now', 'open instlal.exe', 'ModuleNotFoundError: No module named instlal'])
+    assert.equal(respelled(question, 'instlal', 'install'), undefined, question);
+});
+
+test('a misspelt word beside another word the pages never use is not respelled either', async () => {
+  // Read as "Who printed the order list Guernica?", three of its four words would be the Printing page's.
+  const { json } = await ask('Who painted the order list Guernica?');
   assert.equal(json.text, NO_ANSWER.en);
   assert.deepEqual(json.sources, []);
 });
