@@ -73,19 +73,20 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const lastQuestion = input.previousQuestions.at(-1);
   const candidates = new Map<string, { hit: SectionHit; fused: number }>();
   const asked = new Set<string>();
-  const ask = async (query: Query): Promise<void> => {
+  const searchFor = (query: Query) => ({
+    organisationId: input.organisationId,
+    sources: input.sources,
+    // A space at the end: the question is complete, its last word is not a prefix being typed.
+    query: `${query.text.slice(0, 1000)} `,
+    limit: query.limit ?? PER_QUERY,
+    language: input.language,
+  });
+  /** Fuses the hits of a query not asked yet: `found` when they were searched for already. */
+  const ask = async (query: Query, found?: SectionHit[]): Promise<void> => {
     const key = query.text.trim().toLowerCase();
     if (!key || asked.has(key)) return;
     asked.add(key);
-    const hits = await searchSections(db, {
-      organisationId: input.organisationId,
-      sources: input.sources,
-      // A space at the end: the question is complete, its last word is not a prefix being typed.
-      query: `${query.text.slice(0, 1000)} `,
-      limit: query.limit ?? PER_QUERY,
-      language: input.language,
-    });
-    fuse(hits, query.weight);
+    fuse(found ?? (await searchSections(db, searchFor(query))), query.weight);
   };
   const fuse = (hits: SectionHit[], weight: number) =>
     hits.forEach((hit, rank) => {
@@ -104,19 +105,16 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   let { asked: askedTerms, told, content } = read(input.question);
   // A word the pages never use ("decorater") is read as the search reads it, by what follows as well: no passage says it.
   // Only one among words they use: several ("Who painted the Mona Lisa?"), or one alone ("What is love?"), are another subject.
-  let question = given.question;
-  const first = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: `${content.slice(0, 1000)} `, limit: PER_QUERY * 2, language: input.language });
+  const whole = { text: content, weight: 1, limit: PER_QUERY * 2 };
+  const first = await searchSectionsSpelled(db, searchFor(whole));
   const [misspelt] = first.misspelt;
   const spelled = misspelt && first.misspelt.size === 1 && first.unknown.length === 1 && first.known.length > 0 ? respelled(given.question, ...misspelt) : undefined;
+  const question = spelled ?? given.question;
   if (spelled !== undefined) {
-    question = spelled;
-    input.question = questionAsked(question, given.subject);
+    input.question = questionAsked(spelled, given.subject);
     ({ asked: askedTerms, told, content } = read(input.question));
-    await ask({ text: content, weight: 1, limit: PER_QUERY * 2 });
-  } else {
-    asked.add(content.trim().toLowerCase());
-    fuse(first.hits, 1);
-  }
+    await ask({ ...whole, text: content });
+  } else await ask(whole, first.hits);
   // "What does zip() do?": the entry of what it names, which ranking by words may bury under pages named after it (`zipfile`).
   const named = namedApis(input.question);
   const entriesNamed = named.length > 0 ? await searchHeadings(db, { organisationId: input.organisationId, sources: input.sources, names: named, limit: NAMED_ENTRIES }) : [];

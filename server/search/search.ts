@@ -168,7 +168,7 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   const hits = diversify([...result.hits, ...result.partial])
     .slice(0, limit)
     .map((section) => toHit(section, terms));
-  return { hits, chunks, groups: result.groups ?? [] };
+  return { hits, chunks, groups: result.groups };
 }
 
 /**
