@@ -453,9 +453,12 @@ function quote(
     // What the paragraph announces at its end ("the following variations apply:") is quoted only when it is shown.
     if (block.kind === 'prose') lead = inContext(lead, sentences(block.text).map(cleanInline), next?.kind === 'code' || next?.kind === 'item');
     // The example of a sentence is next to it: among the two blocks after it, else right before it; but a list the sentence
-    // announces is what it leads to, with any code between its items.
+    // announces is what it leads to, with any code between its items. "How do I …?" is shown the passage's numbered steps
+    // (a procedure elsewhere in it) before the code above the sentence: that code is the setting the steps start from.
     const announcesList = next?.kind === 'item' && /:$/.test(lead);
-    const code = announcesList ? undefined : [next, blocks[unit.block + 2], blocks[unit.block - 1]].find((other) => other?.kind === 'code');
+    const procedure = blocks.find((other): other is Extract<Block, { kind: 'item' }> => other.kind === 'item' && other.ordered && other.list !== (block.kind === 'item' ? block.list : -1));
+    const nearby = question.asksHow && procedure ? [next, blocks[unit.block + 2]] : [next, blocks[unit.block + 2], blocks[unit.block - 1]];
+    const code = announcesList ? undefined : nearby.find((other) => other?.kind === 'code');
     if (code?.kind === 'code') {
       example = code.markdown;
       // A short paragraph between them that announces it ("There is a socket flag to set, in order to prevent this:") goes with it.
@@ -470,15 +473,16 @@ function quote(
       // An item announcing a list ("the following commands … can use a parallel plan:") is followed by its own items, nested in it.
       example = block.kind === 'item' && next.list === block.list ? listOf(blocks, block.list, unit.block) : listOf(blocks, next.list);
       steps = example !== undefined;
-    } else {
-      const procedure = blocks.find((other) => other.kind === 'item' && other.ordered);
-      if (procedure?.kind === 'item' && procedure.list !== (block.kind === 'item' ? block.list : -1)) {
-        example = listOf(blocks, procedure.list);
-        steps = true;
-      }
-      // "How do I …?" is shown as well as told: the passage's example that shares most with the question.
-      else if (question.asksHow) example = bestExample(blocks, question.terms);
+    } else if (procedure) {
+      example = listOf(blocks, procedure.list);
+      steps = true;
+      // Introduced by the sentence that announces the steps ("To use declarative partitioning, use the following steps:").
+      const before = blocks[blocks.indexOf(procedure) - 1];
+      const announcing = before?.kind === 'prose' ? cleanInline(sentences(before.text).at(-1)!) : undefined;
+      if (announcing && /:$/.test(announcing) && ENDS_SENTENCE.test(lead) && !lead.includes(announcing)) lead = `${lead} ${announcing}`;
     }
+    // "How do I …?" is shown as well as told: the passage's example that shares most with the question.
+    else if (question.asksHow) example = bestExample(blocks, question.terms);
   }
   const opening = question.openingOf(unit);
   if (opening && !lead.includes(opening)) lead = `${opening} ${lead}`;

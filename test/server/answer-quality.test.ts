@@ -1001,6 +1001,25 @@ describe('grounding and the embedded answer', () => {
     assert.equal(text, ['To open a branch, use the following steps [1]:', '', ...steps].join('\n'));
   });
 
+  test('"How do I …?" is shown the passage\'s numbered steps, announced, not the example above the sentence that answers', () => {
+    const steps = ['1. Create the ledger as a split ledger:', '', '```sh', 'acme ledger create sales --split-by month', '```', '', '2. Add a part for each month.'];
+    const markdown = [
+      'Conceptually, a sales ledger is one list of entries:',
+      '',
+      '```text',
+      '2024-01-03  coffee  3.50',
+      '```',
+      '',
+      'Most reports read only the last month, so a big ledger is best split into monthly parts, the oldest part dropped each month.',
+      '',
+      'To do this, use the following steps:',
+      '',
+      ...steps,
+    ].join('\n');
+    const { text } = composeFrom('How do I split a big ledger into monthly parts?', [{ url: 'https://acme.test/docs/ledgers#splitting', title: 'Ledgers', section: 'Splitting a ledger', markdown }]);
+    assert.equal(text, ['Most reports read only the last month, so a big ledger is best split into monthly parts, the oldest part dropped each month. To do this, use the following steps [1]:', '', ...steps].join('\n'));
+  });
+
   test('an explained error whose explanation leads to the fix ("To prevent this, set the reuse flag:") is shown the fix', () => {
     const relay = relayTroubleshooting('This is because the old relay still holds the port for a minute. To prevent this, set the reuse flag:');
     const { text } = composeFrom('RelayError: [E42] port already bound', [relay]);
