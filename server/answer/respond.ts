@@ -142,13 +142,13 @@ class AnswerRun {
       const subject = this.request.summary ? undefined : [organisation.name, ...(await sourceNames(app.db, organisation.id, widget.sources))];
       // A summary sits above the search results: it is built from those hits, as the visitor sees them.
       const retrieved = this.request.summary
-        ? { question: this.request.question, sections: await summarySections(app.db, {
+        ? await summarySections(app.db, {
             organisationId: organisation.id,
             sources: widget.sources,
             query: this.request.question,
             language: widget.config.default_language,
             hits: this.request.summary.hits,
-          }) }
+          })
         : await retrieveSections(app.db, {
             organisationId: organisation.id,
             sources: widget.sources,

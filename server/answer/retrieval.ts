@@ -345,14 +345,17 @@ const SUMMARY_SECTIONS = 4;
 /**
  * The passages of a search summary: the first of the hits the search widget shows for the
  * same query over the same sources, in the same order (the search route's own call), so a
- * summary never disagrees with the results under it.
+ * summary never disagrees with the results under it; and the query as that search read it,
+ * a misspelt word ("instlal") as the pages spell it, since the hits are about that word.
  */
 export async function summarySections(
   db: Queryable,
   input: { organisationId: string; sources: string[]; query: string; language?: string; hits: number },
-): Promise<RetrievedSection[]> {
-  const hits = await searchSections(db, { organisationId: input.organisationId, sources: input.sources, query: input.query, limit: input.hits, language: input.language });
-  return withMarkdown(db, hits.slice(0, SUMMARY_SECTIONS));
+): Promise<Retrieval> {
+  const { hits, misspelt } = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: input.query, limit: input.hits, language: input.language });
+  let question = input.query;
+  for (const [typed, spelled] of misspelt) question = respelled(question, typed, spelled) ?? question;
+  return { sections: await withMarkdown(db, hits.slice(0, SUMMARY_SECTIONS)), question };
 }
 
 /** Search hits for a message over a widget's sources (the 402 fallback): as search answers it, else as retrieval finds it. */

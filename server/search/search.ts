@@ -89,8 +89,9 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
 }
 
 /**
- * Hits, and the plain words of the query that the organisation's pages use (`known`) and never
- * use (`unknown`), the ones the search read as another (`misspelt`: "decorater" → "decorator") with that spelling:
+ * Hits, and the words of the query (plain, or the last one being typed) that the organisation's
+ * pages use (`known`) and never use (`unknown`), the ones the search read as another (`misspelt`:
+ * "decorater" → "decorator", a word being typed only when it completes none) with that spelling:
  * the commonest of its corrections one edit away, a swap of two neighbouring letters counting
  * one. A rare word the pages do use is not among them, though the search also matched its
  * neighbours. Only a query with a correction is looked into.
@@ -98,9 +99,10 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
 export async function searchSectionsSpelled(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; known: string[]; unknown: string[]; misspelt: Map<string, string> }> {
   const { hits, chunks, groups } = await searchRun(db, params);
   const misspelt = new Map<string, string>();
-  const corrected = groups.filter((group) => group.corrections.length > 0 && chunks[group.group - 1]?.kind === 'plain');
+  const worded = (chunk: QueryChunk | undefined) => chunk?.kind === 'plain' || chunk?.kind === 'prefix';
+  const corrected = groups.filter((group) => group.corrections.length > 0 && worded(chunks[group.group - 1]));
   if (corrected.length === 0) return { hits, known: [], unknown: [], misspelt };
-  const typed = chunks.filter((chunk) => chunk.kind === 'plain').map((chunk) => chunk.text);
+  const typed = chunks.filter(worded).map((chunk) => chunk.text);
   const rows = await db.query<{ word: string; pages: number }>(
     'SELECT word, pages FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0',
     [params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]],

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { NO_ANSWER } from '../../server/answer/embedded.js';
 import { respelled } from '../../server/answer/retrieval.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { CHAT, CONVERSATIONS, answerFixture, signed, visitorQuery } from './answer-helpers.js';
+import { CHAT, CONVERSATIONS, SUMMARIZE, answerFixture, signed, visitorQuery } from './answer-helpers.js';
 
 let server: TestServer;
 before(async () => {
@@ -57,4 +57,19 @@ test('a misspelt word beside another word the pages never use is not respelled e
   const { json } = await ask('Who painted the order list Guernica?');
   assert.equal(json.text, NO_ANSWER.en);
   assert.deepEqual(json.sources, []);
+});
+
+test('a search summary reads a misspelt query as the search does, so the results it sits above are summarised', async () => {
+  for (const query of ['instlal the widget', 'instlal']) {
+    const search = await server.request('POST', '/api/v1/acme/widgets/find/search', { token: 'ws_test_find', body: { query } });
+    assert.match(search.json.hits[0]?.url, /^https:\/\/acme\.test\/docs\/install\b/, query);
+    const { status, json } = await server.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query } });
+    assert.equal(status, 200);
+    assert.equal(json.summarized, true, query);
+    assert.match(json.text, /install the widget/, query);
+    assert.match(json.sources[0]?.url, /^https:\/\/acme\.test\/docs\/install\b/, query);
+  }
+  // A name is left as typed, as in a question: nothing of the pages is said about it.
+  const named = await server.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query: 'does it run on Instlal' } });
+  assert.equal(named.json.summarized, false);
 });
