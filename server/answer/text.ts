@@ -384,9 +384,13 @@ const GREETING =
   /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|hallo|guten\s+tag|bonjour|salut|hola|buenos\s+d[ií]as|ciao|ol[aá]|ok(?:ay)?|so|quick\s+question)(?:\s+(?:there|all|everyone|folks|team))?(?:\s*[,.!:;]+\s*|\s+[—–-]+\s*|\s+(?=(?:how|what|why|which|where|when|who|can|could|should|is|are|do|does|i|my|so|ok)\b)))+/i;
 /** Thanks, in the widget languages. */
 const THANKS = String.raw`(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers|danke(?:\s+sch[öo]n)?|merci(?:\s+beaucoup)?|gracias|grazie|obrigad[oa])`;
-/** Pleas and thanks at the end: thanks after a sentence, a comma or a line, or before an exclamation mark ("… does not exist thanks!", not "say thank you!"). */
+/**
+ * Pleas and thanks at the end: thanks after a sentence, a comma or a line, or before an exclamation mark ("… does not exist thanks!", not
+ * "say thank you!"). The punctuation before a plea is matched from where its run starts, not again from each of its characters: a long run
+ * of commas and dashes is read once, not once per character.
+ */
 const PLEASANTRIES_AFTER = new RegExp(
-  String.raw`(?:[\s,.;:!—–-]*(?:(?:pls|plz|please)\s+help(?:\s+me)?|help\s+(?:me|pls|plz|please)|any\s+help(?:\s+(?:is\s+)?(?:much\s+)?appreciated)?|pls|plz|please)|(?<=[?.!,;]|^|\n)\s*${THANKS}|(?<!\b(?:say|said|saying|a|an|the|add|send|write|my|our|your))\s${THANKS}(?=\s*!))[\s.!,;]*$`,
+  String.raw`(?:(?<![\s,.;:!—–-])[\s,.;:!—–-]*(?:(?:pls|plz|please)\s+help(?:\s+me)?|help\s+(?:me|pls|plz|please)|any\s+help(?:\s+(?:is\s+)?(?:much\s+)?appreciated)?|pls|plz|please)|(?<=[?.!,;]|^|\n)\s*${THANKS}|(?<!\b(?:say|said|saying|a|an|the|add|send|write|my|our|your))\s${THANKS}(?=\s*!))[\s.!,;]*$`,
   'i',
 );
 
