@@ -453,11 +453,14 @@ function quote(
     // What the paragraph announces at its end ("the following variations apply:") is quoted only when it is shown.
     if (block.kind === 'prose') lead = inContext(lead, sentences(block.text).map(cleanInline), next?.kind === 'code' || next?.kind === 'item');
     // The example of a sentence is next to it: among the two blocks after it, else right before it; but a list the sentence
-    // announces is what it leads to, with any code between its items. "How do I …?" is shown the passage's numbered steps
-    // (a procedure elsewhere in it) before the code above the sentence: that code is the setting the steps start from.
+    // announces is what it leads to, with any code between its items. "How do I …?" is shown instead the numbered steps
+    // that follow the sentence, after a short paragraph announcing them in the question's words ("To use declarative
+    // partitioning in this case, use the following steps:"): the code above the sentence is where the steps start from.
     const announcesList = next?.kind === 'item' && /:$/.test(lead);
     const procedure = blocks.find((other): other is Extract<Block, { kind: 'item' }> => other.kind === 'item' && other.ordered && other.list !== (block.kind === 'item' ? block.list : -1));
-    const nearby = question.asksHow && procedure ? [next, blocks[unit.block + 2]] : [next, blocks[unit.block + 2], blocks[unit.block - 1]];
+    const stepsAnnounced =
+      question.asksHow && procedure !== undefined && blocks.indexOf(procedure) === unit.block + 2 && next?.kind === 'prose' && /:$/.test(next.text.trim()) && wordCount(next.text) <= ANNOUNCING_WORDS && terms(plainInline(next.text)).some((term) => question.terms.includes(term));
+    const nearby = stepsAnnounced ? [next] : [next, blocks[unit.block + 2], blocks[unit.block - 1]];
     const code = announcesList ? undefined : nearby.find((other) => other?.kind === 'code');
     if (code?.kind === 'code') {
       example = code.markdown;
@@ -476,13 +479,11 @@ function quote(
     } else if (procedure) {
       example = listOf(blocks, procedure.list);
       steps = true;
-      // Introduced by the sentence that announces the steps ("To use declarative partitioning, use the following steps:").
-      const before = blocks[blocks.indexOf(procedure) - 1];
-      const announcing = before?.kind === 'prose' ? cleanInline(sentences(before.text).at(-1)!) : undefined;
-      if (announcing && /:$/.test(announcing) && ENDS_SENTENCE.test(lead) && !lead.includes(announcing)) lead = `${lead} ${announcing}`;
+      if (stepsAnnounced && next?.kind === 'prose' && ENDS_SENTENCE.test(lead)) lead = `${lead} ${cleanInline(next.text)}`;
+    } else if (question.asksHow) {
+      // "How do I …?" is shown as well as told: the passage's example that shares most with the question.
+      example = bestExample(blocks, question.terms);
     }
-    // "How do I …?" is shown as well as told: the passage's example that shares most with the question.
-    else if (question.asksHow) example = bestExample(blocks, question.terms);
   }
   const opening = question.openingOf(unit);
   if (opening && !lead.includes(opening)) lead = `${opening} ${lead}`;

@@ -1012,12 +1012,16 @@ describe('grounding and the embedded answer', () => {
       '',
       'Most reports read only the last month, so a big ledger is best split into monthly parts, the oldest part dropped each month.',
       '',
-      'To do this, use the following steps:',
+      'To split one, use the following steps:',
       '',
       ...steps,
     ].join('\n');
     const { text } = composeFrom('How do I split a big ledger into monthly parts?', [{ url: 'https://acme.test/docs/ledgers#splitting', title: 'Ledgers', section: 'Splitting a ledger', markdown }]);
-    assert.equal(text, ['Most reports read only the last month, so a big ledger is best split into monthly parts, the oldest part dropped each month. To do this, use the following steps [1]:', '', ...steps].join('\n'));
+    assert.equal(text, ['Most reports read only the last month, so a big ledger is best split into monthly parts, the oldest part dropped each month. To split one, use the following steps [1]:', '', ...steps].join('\n'));
+    // Steps about something else ("If the build then fails, check the following:") leave the sentence its own example.
+    const install = ['```sh', 'npm install @acme/widget', '```', '', 'Run this command to install the widget in your project.', '', 'If the build then fails, check the following:', '', '1. The lock file is committed.', '2. The registry is reachable.'].join('\n');
+    const installed = composeFrom('How do I install the widget?', [{ url: 'https://acme.test/docs/install', title: 'Install', section: 'Installing', markdown: install }]);
+    assert.equal(installed.text, 'Run this command to install the widget in your project [1].\n\n```sh\nnpm install @acme/widget\n```');
   });
 
   test('an explained error whose explanation leads to the fix ("To prevent this, set the reuse flag:") is shown the fix', () => {
