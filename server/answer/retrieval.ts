@@ -16,6 +16,7 @@
  * question or the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
+import { MAX_QUERY_CHARS } from '../search/query.js';
 import { publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
@@ -76,8 +77,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const searchFor = (query: Query) => ({
     organisationId: input.organisationId,
     sources: input.sources,
-    // A space at the end: the question is complete, its last word is not a prefix being typed.
-    query: `${query.text.slice(0, 1000)} `,
+    // A space at the end, within what the search reads: the question is complete, its last word is not a prefix being typed.
+    query: `${query.text.slice(0, MAX_QUERY_CHARS - 1)} `,
     limit: query.limit ?? PER_QUERY,
     language: input.language,
   });
@@ -107,8 +108,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // Only one among words they use: several ("Who painted the Mona Lisa?"), or one alone ("What is love?"), are another subject.
   const whole = { text: content, weight: 1, limit: PER_QUERY * 2 };
   const first = await searchSectionsSpelled(db, searchFor(whole));
-  const [misspelt] = first.misspelt;
-  const spelled = misspelt && first.misspelt.size === 1 && first.unknown.length === 1 && first.known.length > 0 ? respelled(given.question, ...misspelt) : undefined;
+  const spelled = first.known.length > 0 ? spelledAsPages(given.question, first) : undefined;
   const question = spelled ?? given.question;
   if (spelled !== undefined) {
     input.question = questionAsked(spelled, given.subject);
@@ -247,6 +247,17 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
 }
 
 /**
+ * The question with its misspelt word as the pages spell it, when that is the only word of it
+ * the pages never use: several ("Who painted the Mona Lisa?", "painted" one letter from
+ * "printed") are another subject. Undefined otherwise, or when the word is written as typed on
+ * purpose (respelled).
+ */
+function spelledAsPages(question: string, found: { unknown: string[]; misspelt: Map<string, string> }): string | undefined {
+  const [misspelt] = found.misspelt;
+  return misspelt && found.misspelt.size === 1 && found.unknown.length === 1 ? respelled(question, ...misspelt) : undefined;
+}
+
+/**
  * The question with a misspelt word (lowercased, as the search reads it) written as the pages
  * spell it, a capital kept at the start of the question; undefined when the word is a name
  * (written with a capital further on: "Nuxt", "Deno", or in capitals), or where it is written
@@ -352,10 +363,9 @@ export async function summarySections(
   db: Queryable,
   input: { organisationId: string; sources: string[]; query: string; language?: string; hits: number },
 ): Promise<Retrieval> {
-  const { hits, misspelt } = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: input.query, limit: input.hits, language: input.language });
-  let question = input.query;
-  for (const [typed, spelled] of misspelt) question = respelled(question, typed, spelled) ?? question;
-  return { sections: await withMarkdown(db, hits.slice(0, SUMMARY_SECTIONS)), question };
+  const found = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: input.query, limit: input.hits, language: input.language });
+  // A query of one word ("instlal") is read as the search read it: its hits are what the summary sits above.
+  return { sections: await withMarkdown(db, found.hits.slice(0, SUMMARY_SECTIONS)), question: spelledAsPages(input.query, found) ?? input.query };
 }
 
 /** Search hits for a message over a widget's sources (the 402 fallback): as search answers it, else as retrieval finds it. */

@@ -89,9 +89,9 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
 }
 
 /**
- * Hits, and the words of the query (plain, or the last one being typed) that the organisation's
- * pages use (`known`) and never use (`unknown`), the ones the search read as another (`misspelt`:
- * "decorater" → "decorator", a word being typed only when it completes none) with that spelling:
+ * Hits, and the words of the query (plain, or the last one being typed when it completes none)
+ * that the organisation's pages use (`known`) and never use (`unknown`), the ones the search
+ * read as another (`misspelt`: "decorater" → "decorator") with that spelling:
  * the commonest of its corrections one edit away, a swap of two neighbouring letters counting
  * one. A rare word the pages do use is not among them, though the search also matched its
  * neighbours. Only a query with a correction is looked into.
@@ -99,10 +99,10 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
 export async function searchSectionsSpelled(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; known: string[]; unknown: string[]; misspelt: Map<string, string> }> {
   const { hits, chunks, groups } = await searchRun(db, params);
   const misspelt = new Map<string, string>();
-  const worded = (chunk: QueryChunk | undefined) => chunk?.kind === 'plain' || chunk?.kind === 'prefix';
-  const corrected = groups.filter((group) => group.corrections.length > 0 && worded(chunks[group.group - 1]));
+  // A word being typed is one only when the search corrected it: else it may be the start of a word of the pages ("inst").
+  const corrected = groups.filter((group) => group.corrections.length > 0 && ['plain', 'prefix'].includes(chunks[group.group - 1]?.kind ?? ''));
   if (corrected.length === 0) return { hits, known: [], unknown: [], misspelt };
-  const typed = chunks.filter(worded).map((chunk) => chunk.text);
+  const typed = chunks.filter((chunk, index) => chunk.kind === 'plain' || (chunk.kind === 'prefix' && corrected.some((group) => group.group === index + 1))).map((chunk) => chunk.text);
   const rows = await db.query<{ word: string; pages: number }>(
     'SELECT word, pages FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0',
     [params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]],
