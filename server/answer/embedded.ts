@@ -453,9 +453,9 @@ function quote(
     // What the paragraph announces at its end ("the following variations apply:") is quoted only when it is shown.
     if (block.kind === 'prose') lead = inContext(lead, sentences(block.text).map(cleanInline), next?.kind === 'code' || next?.kind === 'item');
     // The example of a sentence is next to it: among the two blocks after it, else right before it; but a list the sentence
-    // announces is what it leads to, with any code between its items. "How do I …?" is shown instead the numbered steps
-    // that follow the sentence, after a short paragraph announcing them in the question's words ("To use declarative
-    // partitioning in this case, use the following steps:"): the code above the sentence is where the steps start from.
+    // announces is what it leads to, with any code between its items. "How do I …?" is shown the numbered steps that follow
+    // the sentence, after a short paragraph announcing them in the question's words ("To use declarative partitioning in
+    // this case, use the following steps:"), rather than the code above the sentence.
     const announcesList = next?.kind === 'item' && /:$/.test(lead);
     const procedure = blocks.find((other): other is Extract<Block, { kind: 'item' }> => other.kind === 'item' && other.ordered && other.list !== (block.kind === 'item' ? block.list : -1));
     const stepsAnnounced =
