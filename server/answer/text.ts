@@ -328,8 +328,8 @@ const WANTS_TO = /^\s*(?:(?:i['’]?m|i\s+am)\s+trying\s+to|i\s*(?:want\s+to|nee
 /** "what's the best way to …", "what do I use to …", "which function should I use to …": how to do it. */
 const WAY_TO =
   /^\s*(?:what(?:['’]s|\s+is)\s+(?:the|a|an)\s+(?:(?:best|easiest|simplest|quickest|fastest|right|correct|proper|recommended|preferred|cleanest|standard|usual|good|better|idiomatic|pythonic)\s+)?(?:way|method)\s+to|(?:what|which)(?:\s+(?:function|method|command|tool|module|option|setting|statement|syntax))?\s+(?:do|should|can|could|would)\s+i\s+use\s+to)\s+(?=\S)/i;
-/** ", how?" after what the visitor wants to do: asks how. Its punctuation is matched from where its run starts (as PLEASANTRIES_AFTER's). */
-const HOW_AFTER = /(?<![\s,;:—–-])[\s,;:—–-]*(?:but\s+|any\s+idea\s+|no\s+idea\s+)?how\s*[?？]*\s*$/i;
+/** ", how?" after what the visitor wants to do: asks how; not the end of a word ("somehow"). Its punctuation is matched from where its run starts (as PLEASANTRIES_AFTER's). */
+const HOW_AFTER = /(?<![\s,;:—–-])[\s,;:—–-]*(?:but\s+|any\s+idea\s+|no\s+idea\s+)?\bhow\s*[?？]*\s*$/i;
 /**
  * "can you explain …", "explain …": what it is, or how or why when that follows. Not
  * PostgreSQL's EXPLAIN: written in capitals (asQuestion), or followed by its options or a statement.

@@ -96,6 +96,7 @@ test('a request put as one is read as the question it is', () => {
   assert.equal(asQuestion('show me how to read a file line by line'), 'How do I read a file line by line');
   assert.equal(asQuestion('Can you show me how I can sort a list?'), 'How do I sort a list?');
   assert.equal(asQuestion("I'm trying to read a file line by line, how?"), 'How do I read a file line by line');
+  assert.equal(asQuestion('I need to stop it somehow'), 'How do I stop it somehow');
   assert.equal(asQuestion('I need to parse a date.'), 'How do I parse a date.');
   assert.equal(asQuestion("What's the best way to read a file?"), 'How do I read a file?');
   assert.equal(asQuestion('which function should I use to sort a list?'), 'How do I sort a list?');
