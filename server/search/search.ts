@@ -29,7 +29,7 @@
  */
 import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
-import { IDENTIFIER_MARK, textSearchConfig } from './language.js';
+import { IDENTIFIER_MARK, textSearchConfig, vocabularyWords } from './language.js';
 import { PATH_SEPARATOR } from './sections.js';
 import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
 import { buildSnippet, escapeRegExp, type HighlightTerms } from './snippet.js';
@@ -92,8 +92,8 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
  * Hits, and the words of the query (plain, or the last one being typed when it completes none)
  * that the organisation's pages use (`known`) and never use (`unknown`), the ones the search
  * read as another (`misspelt`: "decorater" → "decorator") with that spelling:
- * the commonest of its corrections one edit away, a swap of two neighbouring letters counting
- * one. A rare word the pages do use is not among them, though the search also matched its
+ * of its corrections one edit away (a swap of two neighbouring letters counting one), the one
+ * the most hits hold, then the commonest. A rare word the pages do use is not among them, though the search also matched its
  * neighbours. Only a query with a correction is looked into.
  */
 export async function searchSectionsSpelled(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; known: string[]; unknown: string[]; misspelt: Map<string, string> }> {
@@ -102,18 +102,26 @@ export async function searchSectionsSpelled(db: Queryable, params: SearchParams)
   // A word being typed is one only when the search corrected it: else it may be the start of a word of the pages ("inst").
   const corrected = groups.filter((group) => group.corrections.length > 0 && ['plain', 'prefix'].includes(chunks[group.group - 1]?.kind ?? ''));
   if (corrected.length === 0) return { hits, known: [], unknown: [], misspelt };
-  const typed = chunks.filter((chunk, index) => chunk.kind === 'plain' || (chunk.kind === 'prefix' && corrected.some((group) => group.group === index + 1))).map((chunk) => chunk.text);
+  // Only words the vocabulary could hold are known or unknown: not "a" or "v2", which no page's vocabulary lists.
+  const typed = chunks
+    .filter((chunk, index) => chunk.kind === 'plain' || (chunk.kind === 'prefix' && corrected.some((group) => group.group === index + 1)))
+    .map((chunk) => chunk.text)
+    .filter((word) => vocabularyWords(word).has(word));
   const rows = await db.query<{ word: string; pages: number }>(
     'SELECT word, pages FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0',
     [params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]],
   );
   const pages = new Map(rows.map((row) => [row.word, Number(row.pages)]));
+  // "vacuum freze": of corrections equally near, the one the hits hold ("freeze" beside "vacuum", not the commoner "free").
+  const hitWords = hits.map((hit) => vocabularyWords(`${hit.title} ${hit.section ?? ''} ${hit.text}`));
+  const heldBy = (word: string) => hitWords.filter((words) => words.has(word)).length;
   for (const group of corrected) {
     const word = chunks[group.group - 1]!.text;
     if (pages.has(word)) continue;
     // One edit away only: a word two edits from one of the pages' ("bookings", "looking") is more often another word than a typo.
-    const [best] = group.corrections.filter((other) => editDistance(word, other) === 1).sort((a, b) => (pages.get(b) ?? 0) - (pages.get(a) ?? 0) || (a < b ? -1 : 1));
-    if (best) misspelt.set(word, best);
+    const near = group.corrections.filter((other) => editDistance(word, other) === 1).map((other) => ({ other, held: heldBy(other), pages: pages.get(other) ?? 0 }));
+    const [best] = near.sort((a, b) => b.held - a.held || b.pages - a.pages || (a.other < b.other ? -1 : 1));
+    if (best) misspelt.set(word, best.other);
   }
   return { hits, known: typed.filter((word) => pages.has(word)), unknown: typed.filter((word) => !pages.has(word)), misspelt };
 }

@@ -20,6 +20,13 @@ before(async () => {
     title: 'Printing',
     content: '# Printing\n\nThe printed list of orders holds one line per order. Print it from the dashboard.',
   });
+  // "free" is on more pages than "freeze": of the two corrections of "freze", the commoner is not the one a question about projects means.
+  (fixture.organisations[0]!.sources[0]!.pages as { url: string; title: string; content: string }[]).push(
+    { url: 'https://acme.test/docs/plans', title: 'Plans', content: '# Plans\n\nThe free plan answers 100 questions a month. Upgrade from the free plan at any time.' },
+    { url: 'https://acme.test/docs/trial', title: 'Trial', content: '# Trial\n\nEvery paid plan starts with a free trial of 14 days.' },
+    { url: 'https://acme.test/docs/support', title: 'Support', content: '# Support\n\nCall our toll-free number, or write to support for free.' },
+    { url: 'https://acme.test/docs/freezing', title: 'Freezing a project', content: '# Freezing a project\n\nTo freeze a project, open its settings and choose Freeze. A frozen project keeps its pages but takes no changes.' },
+  );
   server = await startTestServer({ fixture });
 });
 after(() => server.stop());
@@ -74,4 +81,14 @@ test('a search summary reads a misspelt query as the search does, so the results
     const { json } = await server.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query } });
     assert.equal(json.summarized, false, `${query}\n${json.text}`);
   }
+});
+
+test('of two corrections equally near, the one the pages found for the rest of the question hold is read, not the commoner', async () => {
+  // "freze" is one edit from "free" (on three pages) and from "freeze" (on one): beside "project", it is "freeze".
+  const { json } = await ask('How do I freze a project?');
+  assert.match(json.text, /^To freeze a project, open its settings and choose Freeze/, json.text);
+  assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/freezing']);
+  const summary = await server.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query: 'freze a project' } });
+  assert.equal(summary.json.summarized, true, summary.json.text);
+  assert.match(summary.json.text, /To freeze a project/);
 });
