@@ -570,6 +570,12 @@ const QUALITY_PAGES = [
       'For more information on gift cards, see the billing page.',
       '',
       'A gift card pays for any order until its balance is spent.',
+      '',
+      '## Loyalty points',
+      '',
+      'See also the table of loyalty points in Section 4.2.',
+      '',
+      'Loyalty points are earned with every paid order, one point per euro.',
     ].join('\n'),
   },
   {
@@ -1204,6 +1210,9 @@ describe('grounding and the embedded answer', () => {
   test('a sentence that sends the reader elsewhere ("For more information, see …") is not the answer', async () => {
     const { json } = await ask('What is a gift card?');
     assert.match(json.text, /^A gift card pays for any order until its balance is spent/);
+    // "See also …" only points at another place, whatever words it shares with the question.
+    const points = await ask('What are loyalty points?');
+    assert.match(points.json.text, /^Loyalty points are earned with every paid order/, points.json.text);
   });
 
   test('a version the visitor mentions is not required of the answer', async () => {
