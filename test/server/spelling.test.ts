@@ -36,7 +36,8 @@ const ask = (message: string, user?: { id: string; hash: string }) =>
 
 test('a misspelt word is read as the word of the pages one edit away, and the conversation keeps it as typed', async () => {
   const visitor = signed('speller');
-  for (const question of ['How do I instlal the widget?', 'How do I intsall the widget?']) {
+  // "whats", typed without its apostrophe, is a question word like "what's", not a second word the pages never use.
+  for (const question of ['How do I instlal the widget?', 'How do I intsall the widget?', 'whats the way to instlal the widget']) {
     const { status, json } = await ask(question, visitor);
     assert.equal(status, 200);
     assert.match(json.text, /^Add one script tag to your page to install the widget/, `${question}\n${json.text}`);
