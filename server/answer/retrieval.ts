@@ -17,6 +17,7 @@
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
+import { vocabularyWords } from '../search/language.js';
 import { publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
@@ -105,7 +106,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   };
   let { asked: askedTerms, told, content } = read(input.question);
   // A word the pages never use ("decorater") is read as the search reads it, by what follows as well: no passage says it.
-  // Only one among words they use: several ("Who painted the Mona Lisa?"), or one alone ("What is love?"), are another subject.
+  // Only among words they use: words with no spelling of the pages ("Who painted the Mona Lisa?"), or alone ("What is love?"), are another subject.
   const whole = { text: content, weight: 1, limit: PER_QUERY * 2 };
   const first = await searchSectionsSpelled(db, searchFor(whole));
   const spelled = first.known.length > 0 ? spelledAsPages(given.question, first) : undefined;
@@ -243,18 +244,67 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       ranked[index] = (await withMarkdown(db, [entry]))[0]!;
     }
   }
+  // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
+  // question is about, so only a passage that holds it answers it; none does, so nothing of the pages is quoted.
+  const unused = await wordsNeverUsed(db, input.organisationId, contentWords, first.misspelt);
+  if (unused.length > 0) return { sections: ranked.filter((hit) => holdsAll(hit, unused)).slice(0, limit), question };
   return { sections: ranked.slice(0, limit), question };
 }
 
 /**
- * The question with its misspelt word as the pages spell it, when that is the only word of it
- * the pages never use: several ("Who painted the Mona Lisa?", "painted" one letter from
- * "printed") are another subject. Undefined otherwise, or when the word is written as typed on
- * purpose (respelled).
+ * The misspelt words the search read as a word of the pages that are typos of it: not one a
+ * letter away from a question word ("bake", "make"), which is another word, unless it is that
+ * word with its letters swapped ("wihch", "bewteen"), as question words are typed fast.
+ */
+function typos(misspelt: Map<string, string>): Map<string, string> {
+  const letters = (word: string) => [...word].sort().join('');
+  return new Map([...misspelt].filter(([typed, spelled]) => terms(spelled).length > 0 || letters(typed) === letters(spelled)));
+}
+
+/** A typo this long or longer is surely one; a shorter word may be another a letter away ("rice", "price"), unless it is a question word's. */
+const MIN_TYPO_LETTERS = 5;
+
+/**
+ * Pages an organisation's documentation needs before a word missing from all of them says
+ * something: a small site may never say "often" or "added", documentation of hundreds of
+ * pages uses every everyday word, but not "faucet".
+ */
+const PAGES_FOR_ABSENCE = 200;
+
+/** The terms of the words of a question that no page of the organisation uses, but for likely typos of words they do. */
+async function wordsNeverUsed(db: Queryable, organisationId: string, words: string[], misspelt: Map<string, string>): Promise<string[]> {
+  const typo = typos(misspelt);
+  const surelyTypo = (word: string) => typo.has(word) && (word.length >= MIN_TYPO_LETTERS || terms(typo.get(word)!).length === 0);
+  const plain = words.map((word) => word.toLowerCase()).filter((word) => vocabularyWords(word).has(word) && terms(word).length > 0 && !surelyTypo(word));
+  if (plain.length === 0) return [];
+  const [stats] = await db.query<{ pages: number }>('SELECT pages FROM search_stats WHERE organisation_id = $1', [organisationId]);
+  if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];
+  const used = await db.query<{ word: string }>('SELECT word FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0', [organisationId, plain]);
+  const known = new Set(used.map((row) => row.word));
+  return plain.filter((word) => !known.has(word)).map((word) => terms(word)[0]!);
+}
+
+function holdsAll(hit: SectionHit, wanted: string[]): boolean {
+  const held = new Set([...terms(hit.title), ...terms(hit.section ?? ''), ...terms(hit.text)]);
+  return wanted.every((term) => held.has(term));
+}
+
+/** Of the words the pages never use, at most this many are read as typos in one question ("how to chek if a key exists in a dictonary"). */
+const MAX_MISSPELT = 2;
+
+/**
+ * The question with its misspelt words as the pages spell them, when every word of it the
+ * pages never use is a typo of one they do (typos), and there are at most MAX_MISSPELT: a word
+ * that is none ("Who painted the Mona Lisa?", "painted" one letter from "printed"; "How do I
+ * bake bread?") says the question is about another subject. Undefined otherwise, or when a
+ * word is written as typed on purpose (respelled).
  */
 function spelledAsPages(question: string, found: { unknown: string[]; misspelt: Map<string, string> }): string | undefined {
-  const [misspelt] = found.misspelt;
-  return misspelt && found.misspelt.size === 1 && found.unknown.length === 1 ? respelled(question, ...misspelt) : undefined;
+  const misspelt = [...typos(found.misspelt)];
+  if (misspelt.length === 0 || misspelt.length > MAX_MISSPELT || found.unknown.length !== misspelt.length) return undefined;
+  let text: string | undefined = question;
+  for (const [typed, spelled] of misspelt) text = text && respelled(text, typed, spelled);
+  return text;
 }
 
 /**

@@ -97,7 +97,7 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
  * neighbours. Only a query with a correction is looked into.
  */
 export async function searchSectionsSpelled(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; known: string[]; unknown: string[]; misspelt: Map<string, string> }> {
-  const { hits, chunks, groups } = await searchRun(db, params);
+  const { hits, complete, chunks, groups } = await searchRun(db, params);
   const misspelt = new Map<string, string>();
   // A word being typed is one only when the search corrected it: else it may be the start of a word of the pages ("inst").
   const corrected = groups.filter((group) => group.corrections.length > 0 && ['plain', 'prefix'].includes(chunks[group.group - 1]?.kind ?? ''));
@@ -112,8 +112,9 @@ export async function searchSectionsSpelled(db: Queryable, params: SearchParams)
     [params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]],
   );
   const pages = new Map(rows.map((row) => [row.word, Number(row.pages)]));
-  // "vacuum freze": of corrections equally near, the one the hits hold ("freeze" beside "vacuum", not the commoner "free").
-  const hitWords = hits.map((hit) => vocabularyWords(`${hit.title} ${hit.section ?? ''} ${hit.text}`));
+  // "vacuum freze": of corrections equally near, the one the hits hold ("freeze" beside "vacuum", not the commoner "free"),
+  // those holding every word of the query when there are any: the others may hold the correction alone.
+  const hitWords = hits.slice(0, complete || hits.length).map((hit) => vocabularyWords(`${hit.title} ${hit.section ?? ''} ${hit.text}`));
   const heldBy = (word: string) => hitWords.filter((words) => words.has(word)).length;
   for (const group of corrected) {
     const word = chunks[group.group - 1]!.text;
@@ -140,10 +141,11 @@ function editDistance(from: string, to: string): number {
   return rows[a.length]![b.length]!;
 }
 
-async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; chunks: QueryChunk[]; groups: ResolvedGroup[] }> {
+/** Hits, the first `complete` of them holding every word of the query, and the query's words as the search read them. */
+async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; complete: number; chunks: QueryChunk[]; groups: ResolvedGroup[] }> {
   const limit = Math.max(0, Math.min(Math.floor(params.limit), MAX_LIMIT));
   const chunks = parseQuery(params.query);
-  if (chunks.length === 0 || params.sources.length === 0 || limit === 0) return { hits: [], chunks, groups: [] };
+  if (chunks.length === 0 || params.sources.length === 0 || limit === 0) return { hits: [], complete: 0, chunks, groups: [] };
   // Per word that may be misspelt: spellings the database compares and looks up (search_run).
   const spellings = (of: (chunk: QueryChunk) => string[]) =>
     chunks.flatMap((chunk, index) => (chunk.maxEdits > 0 ? of(chunk).map((spelling) => ({ group: index + 1, spelling })) : []));
@@ -175,10 +177,9 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   );
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;
   const terms = highlightTerms(chunks, result.groups);
-  const hits = diversify([...result.hits, ...result.partial])
-    .slice(0, limit)
-    .map((section) => toHit(section, terms));
-  return { hits, chunks, groups: result.groups };
+  const ranked = diversify([...result.hits, ...result.partial]).slice(0, limit);
+  const hits = ranked.map((section) => toHit(section, terms));
+  return { hits, complete: ranked.filter((section) => section.tier === 0).length, chunks, groups: result.groups };
 }
 
 /**

@@ -26,6 +26,10 @@ before(async () => {
     { url: 'https://acme.test/docs/trial', title: 'Trial', content: '# Trial\n\nEvery paid plan starts with a free trial of 14 days.' },
     { url: 'https://acme.test/docs/support', title: 'Support', content: '# Support\n\nCall our toll-free number, or write to support for free.' },
     { url: 'https://acme.test/docs/freezing', title: 'Freezing a project', content: '# Freezing a project\n\nTo freeze a project, open its settings and choose Freeze. A frozen project keeps its pages but takes no changes.' },
+    { url: 'https://acme.test/docs/reports', title: 'Reports', content: '# Reports\n\nRead the orders list to make a monthly report.' },
+    { url: 'https://acme.test/docs/memory', title: 'Memory', content: '# Memory\n\nFix a leaking widget by calling `destroy()` when the page unloads.' },
+    // Documentation of hundreds of pages: a word none of them uses says something then.
+    ...Array.from({ length: 200 }, (_, index) => ({ url: `https://acme.test/docs/changelog/${index}`, title: `Changelog ${index}`, content: `# Changelog ${index}\n\nNothing else changed in this release.` })),
   );
   server = await startTestServer({ fixture });
 });
@@ -92,4 +96,27 @@ test('of two corrections equally near, the one the pages found for the rest of t
   const summary = await server.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query: 'freze a project' } });
   assert.equal(summary.json.summarized, true, summary.json.text);
   assert.match(summary.json.text, /To freeze a project/);
+});
+
+test('two misspelt words are read as the pages spell them, and so is a question word typed with its letters swapped', async () => {
+  for (const question of ['How do I instlal the wdiget on my page?', 'how do I instlal the widget on yuor page']) {
+    const { json } = await ask(question);
+    assert.match(json.text, /^Add one script tag to your page to install the widget/, `${question}\n${json.text}`);
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/install');
+  }
+});
+
+test('a word a letter away from a question word is another word, not a typo: "bake bread" is not read as "make read"', async () => {
+  const { json } = await ask('How do I bake bread for my monthly report?');
+  assert.equal(json.text, NO_ANSWER.en);
+  assert.deepEqual(json.sources, []);
+});
+
+test('a word the pages never use is what the question is about: no page that lacks it answers, whatever else it shares', async () => {
+  const { json } = await ask('How do I fix a leaking faucet?');
+  assert.equal(json.text, NO_ANSWER.en, json.text);
+  assert.deepEqual(json.sources, []);
+  // The same page answers the question about what it does hold.
+  const widget = await ask('How do I fix a leaking widget?');
+  assert.match(widget.json.text, /^Fix a leaking widget by calling `destroy\(\)`/, widget.json.text);
 });
