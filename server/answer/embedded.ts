@@ -112,7 +112,7 @@ const announcesWhatFollows = (unit: Unit) => {
 
 /** A sentence about the page rather than its topic, or one that sends the reader elsewhere. */
 const SIGNPOST =
-  /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b|see\s+(?:also|section|chapter|table|figure|appendix|below|above|the)\b)/i;
+  /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b|see\s+(?:also|(?:the\s+)?(?:section|chapter|table|figure|appendix|page|documentation|reference)|below|above)\b)/i;
 
 /** A bare note of the version that added what a passage describes ("New in version 3.7."): it says when, not what. */
 const VERSION_NOTE = /^(?:new|added|changed|deprecated) (?:in|since) version [\d.]*\d\.?$/i;

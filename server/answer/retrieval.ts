@@ -246,7 +246,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   }
   // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
   // question is about, so only a passage that holds it answers it; none does, so nothing of the pages is quoted.
-  const unused = await wordsNeverUsed(db, input.organisationId, contentWords, first.misspelt);
+  const unused = await wordsNeverUsed(db, input, contentWords.filter((word) => !namesIn(input.question).has(word)), first.misspelt);
   if (unused.length > 0) return { sections: ranked.filter((hit) => holdsAll(hit, unused)).slice(0, limit), question };
   return { sections: ranked.slice(0, limit), question };
 }
@@ -271,17 +271,27 @@ const MIN_TYPO_LETTERS = 5;
  */
 const PAGES_FOR_ABSENCE = 200;
 
-/** The terms of the words of a question that no page of the organisation uses, but for likely typos of words they do. */
-async function wordsNeverUsed(db: Queryable, organisationId: string, words: string[], misspelt: Map<string, string>): Promise<string[]> {
+/** Words written with a capital after the start of a sentence ("my Shopify store"), lowercased. */
+function namesIn(text: string): Set<string> {
+  return new Set([...text.matchAll(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}[\p{L}\p{N}]*/gu)].map(([name]) => name.toLowerCase()));
+}
+
+/**
+ * The terms of the words of a question that no page of the widget's sources uses, when the
+ * rest of it is in their words: not likely typos of words they use, nor a name ("my Shopify
+ * store", the visitor's own tools), nor most of the question (one asked in another language).
+ */
+async function wordsNeverUsed(db: Queryable, input: { organisationId: string; sources: string[] }, words: string[], misspelt: Map<string, string>): Promise<string[]> {
   const typo = typos(misspelt);
   const surelyTypo = (word: string) => typo.has(word) && (word.length >= MIN_TYPO_LETTERS || terms(typo.get(word)!).length === 0);
-  const plain = words.map((word) => word.toLowerCase()).filter((word) => vocabularyWords(word).has(word) && terms(word).length > 0 && !surelyTypo(word));
-  if (plain.length === 0) return [];
-  const [stats] = await db.query<{ pages: number }>('SELECT pages FROM search_stats WHERE organisation_id = $1', [organisationId]);
+  const plain = [...new Set(words.filter((word) => vocabularyWords(word).has(word) && terms(word).length > 0 && !surelyTypo(word)))];
+  if (plain.length < 2) return [];
+  const [stats] = await db.query<{ pages: number }>('SELECT coalesce(sum(pages), 0) AS pages FROM search_stats WHERE organisation_id = $1 AND source_id = ANY($2::text[])', [input.organisationId, input.sources]);
   if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];
-  const used = await db.query<{ word: string }>('SELECT word FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0', [organisationId, plain]);
+  const used = await db.query<{ word: string }>('SELECT word FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0', [input.organisationId, plain]);
   const known = new Set(used.map((row) => row.word));
-  return plain.filter((word) => !known.has(word)).map((word) => terms(word)[0]!);
+  const unused = plain.filter((word) => !known.has(word));
+  return unused.length < known.size ? unused.map((word) => terms(word)[0]!) : [];
 }
 
 function holdsAll(hit: SectionHit, wanted: string[]): boolean {
@@ -301,7 +311,7 @@ const MAX_MISSPELT = 2;
  */
 function spelledAsPages(question: string, found: { unknown: string[]; misspelt: Map<string, string> }): string | undefined {
   const misspelt = [...typos(found.misspelt)];
-  if (misspelt.length === 0 || misspelt.length > MAX_MISSPELT || found.unknown.length !== misspelt.length) return undefined;
+  if (misspelt.length === 0 || misspelt.length > MAX_MISSPELT || new Set(found.unknown).size !== misspelt.length) return undefined;
   let text: string | undefined = question;
   for (const [typed, spelled] of misspelt) text = text && respelled(text, typed, spelled);
   return text;

@@ -119,4 +119,7 @@ test('a word the pages never use is what the question is about: no page that lac
   // The same page answers the question about what it does hold.
   const widget = await ask('How do I fix a leaking widget?');
   assert.match(widget.json.text, /^Fix a leaking widget by calling `destroy\(\)`/, widget.json.text);
+  // A name the pages never use is the visitor's own tool, not the subject.
+  const named = await ask('How do I fix a leaking widget in Shopify?');
+  assert.match(named.json.text, /^Fix a leaking widget by calling `destroy\(\)`/, named.json.text);
 });
