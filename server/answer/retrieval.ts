@@ -17,7 +17,7 @@
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
-import { vocabularyWords } from '../search/language.js';
+import { isVocabularyWord } from '../search/language.js';
 import { publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
@@ -284,7 +284,7 @@ function namesIn(text: string): Set<string> {
 async function wordsNeverUsed(db: Queryable, input: { organisationId: string; sources: string[] }, words: string[], misspelt: Map<string, string>): Promise<string[]> {
   const typo = typos(misspelt);
   const surelyTypo = (word: string) => typo.has(word) && (word.length >= MIN_TYPO_LETTERS || terms(typo.get(word)!).length === 0);
-  const plain = [...new Set(words.filter((word) => vocabularyWords(word).has(word) && terms(word).length > 0 && !surelyTypo(word)))];
+  const plain = [...new Set(words.filter((word) => isVocabularyWord(word) && terms(word).length > 0 && !surelyTypo(word)))];
   if (plain.length < 2) return [];
   const [stats] = await db.query<{ pages: number }>('SELECT coalesce(sum(pages), 0) AS pages FROM search_stats WHERE organisation_id = $1 AND source_id = ANY($2::text[])', [input.organisationId, input.sources]);
   if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];

@@ -90,6 +90,11 @@ export function vocabularyWords(text: string, into: Set<string> = new Set()): Se
   return into;
 }
 
+/** Whether a word (lowercased) is one the vocabulary could hold: not "a", "v2" or `pg_dump`. */
+export function isVocabularyWord(word: string): boolean {
+  return vocabularyWords(word).has(word);
+}
+
 /** Longest identifier kept whole; longer runs are left to the parser's words. */
 export const MAX_IDENTIFIER_CHARS = 64;
 /** Positions given to an identifier per part of a section: how often it occurs counts, up to this. */

@@ -29,7 +29,7 @@
  */
 import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
-import { IDENTIFIER_MARK, textSearchConfig, vocabularyWords } from './language.js';
+import { IDENTIFIER_MARK, isVocabularyWord, textSearchConfig, vocabularyWords } from './language.js';
 import { PATH_SEPARATOR } from './sections.js';
 import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
 import { buildSnippet, escapeRegExp, type HighlightTerms } from './snippet.js';
@@ -106,7 +106,7 @@ export async function searchSectionsSpelled(db: Queryable, params: SearchParams)
   const typed = chunks
     .filter((chunk, index) => chunk.kind === 'plain' || (chunk.kind === 'prefix' && corrected.some((group) => group.group === index + 1)))
     .map((chunk) => chunk.text)
-    .filter((word) => vocabularyWords(word).has(word));
+    .filter(isVocabularyWord);
   const rows = await db.query<{ word: string; pages: number }>(
     'SELECT word, pages FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0',
     [params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]],
