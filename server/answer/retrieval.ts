@@ -18,7 +18,7 @@
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, type SectionHit } from '../search/search.js';
+import { publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, vocabularyPages, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
@@ -246,7 +246,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   }
   // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
   // question is about, so only a passage that holds it answers it; none does, so nothing of the pages is quoted.
-  const unused = await wordsNeverUsed(db, input, contentWords.filter((word) => !namesIn(input.question).has(word)), first.misspelt);
+  const names = namesIn(input.question);
+  const unused = await wordsNeverUsed(db, input, contentWords.filter((word) => !names.has(word)), first.misspelt);
   if (unused.length > 0) return { sections: ranked.filter((hit) => holdsAll(hit, unused)).slice(0, limit), question };
   return { sections: ranked.slice(0, limit), question };
 }
@@ -288,8 +289,7 @@ async function wordsNeverUsed(db: Queryable, input: { organisationId: string; so
   if (plain.length < 2) return [];
   const [stats] = await db.query<{ pages: number }>('SELECT coalesce(sum(pages), 0) AS pages FROM search_stats WHERE organisation_id = $1 AND source_id = ANY($2::text[])', [input.organisationId, input.sources]);
   if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];
-  const used = await db.query<{ word: string }>('SELECT word FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0', [input.organisationId, plain]);
-  const known = new Set(used.map((row) => row.word));
+  const known = await vocabularyPages(db, input.organisationId, plain);
   const unused = plain.filter((word) => !known.has(word));
   return unused.length < known.size ? unused.map((word) => terms(word)[0]!) : [];
 }

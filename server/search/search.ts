@@ -107,11 +107,7 @@ export async function searchSectionsSpelled(db: Queryable, params: SearchParams)
     .filter((chunk, index) => chunk.kind === 'plain' || (chunk.kind === 'prefix' && corrected.some((group) => group.group === index + 1)))
     .map((chunk) => chunk.text)
     .filter(isVocabularyWord);
-  const rows = await db.query<{ word: string; pages: number }>(
-    'SELECT word, pages FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0',
-    [params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]],
-  );
-  const pages = new Map(rows.map((row) => [row.word, Number(row.pages)]));
+  const pages = await vocabularyPages(db, params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]);
   // "vacuum freze": of corrections equally near, the one the hits hold ("freeze" beside "vacuum", not the commoner "free"),
   // those holding every word of the query when there are any: the others may hold the correction alone.
   const hitWords = hits.slice(0, complete || hits.length).map((hit) => vocabularyWords(`${hit.title} ${hit.section ?? ''} ${hit.text}`));
@@ -125,6 +121,12 @@ export async function searchSectionsSpelled(db: Queryable, params: SearchParams)
     if (best) misspelt.set(word, best.other);
   }
   return { hits, known: typed.filter((word) => pages.has(word)), unknown: typed.filter((word) => !pages.has(word)), misspelt };
+}
+
+/** How many of the organisation's pages use each of these words, for those that some page uses. */
+export async function vocabularyPages(db: Queryable, organisationId: string, words: string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ word: string; pages: number }>('SELECT word, pages FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0', [organisationId, words]);
+  return new Map(rows.map((row) => [row.word, Number(row.pages)]));
 }
 
 /** Edits from one word to another, a swap of two neighbouring letters counting one (as the database's corrections count them). */
