@@ -16,9 +16,9 @@
  * question or the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
-import { MAX_QUERY_CHARS } from '../search/query.js';
+import { MAX_QUERY_CHARS, parseQuery } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, vocabularyPages, type SectionHit } from '../search/search.js';
+import { completesWord, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, vocabularyPages, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
@@ -280,9 +280,16 @@ function namesIn(text: string): Set<string> {
 /**
  * The terms of the words of a question that no page of the widget's sources uses, when the
  * rest of it is in their words: not likely typos of words they use, nor a name ("my Shopify
- * store", the visitor's own tools), nor most of the question (one asked in another language).
+ * store", the visitor's own tools), nor most of the question (one asked in another language),
+ * nor the word still being typed (`typing`) when it is the start of one they use.
  */
-async function wordsNeverUsed(db: Queryable, input: { organisationId: string; sources: string[] }, words: string[], misspelt: Map<string, string>): Promise<string[]> {
+async function wordsNeverUsed(
+  db: Queryable,
+  input: { organisationId: string; sources: string[] },
+  words: string[],
+  misspelt: Map<string, string>,
+  typing?: string,
+): Promise<string[]> {
   const typo = typos(misspelt);
   const surelyTypo = (word: string) => typo.has(word) && (word.length >= MIN_TYPO_LETTERS || terms(typo.get(word)!).length === 0);
   const plain = [...new Set(words.filter((word) => isVocabularyWord(word) && terms(word).length > 0 && !surelyTypo(word)))];
@@ -291,7 +298,9 @@ async function wordsNeverUsed(db: Queryable, input: { organisationId: string; so
   if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];
   const known = await vocabularyPages(db, input.organisationId, plain);
   const unused = plain.filter((word) => !known.has(word));
-  return unused.length < known.size ? unused.map((word) => terms(word)[0]!) : [];
+  if (unused.length >= known.size) return [];
+  const complete = typing === undefined || !unused.includes(typing) || !(await completesWord(db, input.organisationId, typing));
+  return unused.filter((word) => complete || word !== typing).map((word) => terms(word)[0]!);
 }
 
 function holdsAll(hit: SectionHit, wanted: string[]): boolean {
@@ -424,8 +433,16 @@ export async function summarySections(
   input: { organisationId: string; sources: string[]; query: string; language?: string; hits: number },
 ): Promise<Retrieval> {
   const found = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: input.query, limit: input.hits, language: input.language });
+  // "fix leaking faucet": as for a question, a word the pages never use is what the query is about; a hit that lacks it
+  // ("leaking" memory) is on screen, but a summary of it would answer another question.
+  const chunks = parseQuery(input.query);
+  const last = chunks.at(-1);
+  const names = namesIn(input.query);
+  const words = chunks.filter((chunk) => chunk.kind === 'plain' || chunk.kind === 'prefix').map((chunk) => chunk.text).filter((word) => !names.has(word));
+  const unused = await wordsNeverUsed(db, input, words, found.misspelt, last?.kind === 'prefix' ? last.text : undefined);
+  const shown = found.hits.slice(0, SUMMARY_SECTIONS).filter((hit) => holdsAll(hit, unused));
   // A query of one word ("instlal") is read as the search read it: its hits are what the summary sits above.
-  return { sections: await withMarkdown(db, found.hits.slice(0, SUMMARY_SECTIONS)), question: spelledAsPages(input.query, found) ?? input.query };
+  return { sections: await withMarkdown(db, shown), question: spelledAsPages(input.query, found) ?? input.query };
 }
 
 /** Search hits for a message over a widget's sources (the 402 fallback): as search answers it, else as retrieval finds it. */

@@ -129,6 +129,15 @@ export async function vocabularyPages(db: Queryable, organisationId: string, wor
   return new Map(rows.map((row) => [row.word, Number(row.pages)]));
 }
 
+/** Whether a word some page uses starts with this one: the last word of a query, still being typed ("fauc"). */
+export async function completesWord(db: Queryable, organisationId: string, prefix: string): Promise<boolean> {
+  const [row] = await db.query<{ found: boolean }>(
+    'SELECT EXISTS (SELECT FROM search_vocabulary WHERE organisation_id = $1 AND pages > 0 AND word > $2 AND word < $2 || chr(1114111)) AS found',
+    [organisationId, prefix],
+  );
+  return row?.found === true;
+}
+
 /** Edits from one word to another, a swap of two neighbouring letters counting one (as the database's corrections count them). */
 function editDistance(from: string, to: string): number {
   const a = [...from];
