@@ -260,8 +260,8 @@ export function headingTerms(heading: string): Set<string> {
 /** "How do I …?", "How can I …?": asks to be shown. */
 export const HOW_ASKED = /^\s*how\b/i;
 
-/** "What is …?", "What does … do?", "What are …?": asks for a definition. */
-export const DEFINITION_ASKED = /^\s*(?:what(?:['’]s| is| are| does| do)\b|define\b|meaning of\b)/i;
+/** "What is …?", "What does … do?", "What are …?" ("whats …", typed fast): asks for a definition. */
+export const DEFINITION_ASKED = /^\s*(?:what(?:['’]?s| is| are| does| do)\b|define\b|meaning of\b)/i;
 
 /**
  * The terms of what the visitor wants to do without ("… without pip installing anything",
@@ -327,7 +327,7 @@ const SHOW_ME_HOW = new RegExp(String.raw`^\s*${PLEASE}(?:show|tell|teach)\s+me\
 const WANTS_TO = /^\s*(?:(?:i['’]?m|i\s+am)\s+trying\s+to|i\s*(?:want\s+to|need\s+to|would\s+like\s+to|['’]d\s+like\s+to|wanna))\s+(?!(?:know|understand|ask|learn|see|find\s+out|figure\s+out)\b)(?=\S)/i;
 /** "what's the best way to …", "what do I use to …", "which function should I use to …": how to do it. */
 const WAY_TO =
-  /^\s*(?:what(?:['’]s|\s+is)\s+(?:the|a|an)\s+(?:(?:best|easiest|simplest|quickest|fastest|right|correct|proper|recommended|preferred|cleanest|standard|usual|good|better|idiomatic|pythonic)\s+)?(?:way|method)\s+to|(?:what|which)(?:\s+(?:function|method|command|tool|module|option|setting|statement|syntax))?\s+(?:do|should|can|could|would)\s+i\s+use\s+to)\s+(?=\S)/i;
+  /^\s*(?:what(?:['’]?s|\s+is)\s+(?:the|a|an)\s+(?:(?:best|easiest|simplest|quickest|fastest|right|correct|proper|recommended|preferred|cleanest|standard|usual|good|better|idiomatic|pythonic)\s+)?(?:way|method)\s+to|(?:what|which)(?:\s+(?:function|method|command|tool|module|option|setting|statement|syntax))?\s+(?:do|should|can|could|would)\s+i\s+use\s+to)\s+(?=\S)/i;
 /** ", how?" after what the visitor wants to do: asks how; not the end of a word ("somehow"). Its punctuation is matched from where its run starts (as PLEASANTRIES_AFTER's). */
 const HOW_AFTER = /(?<![\s,;:—–-])[\s,;:—–-]*(?:but\s+|any\s+idea\s+|no\s+idea\s+)?\bhow\s*[?？]*\s*$/i;
 /**
