@@ -23,6 +23,7 @@ import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
+import { isNavigation } from '../search/sections.js';
 import { abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
@@ -356,44 +357,6 @@ function isReleaseNotes(hit: SectionHit): boolean {
   return /\b(?:release notes?|release \d[\w.]*|changelog|change log|what[’']?s new)\b/i.test(hit.title) || /(?:^|\/)(?:release[-_]?notes?|releases?[-_]\d[\w.-]*|changelog|changes|whatsnew|news)(?:[/.]|$)/i.test(new URL(hit.url, 'http://x').pathname);
 }
 
-/**
- * A section that is mostly links (a table of contents, an index, a sitemap) points to answers
- * without holding one: its markdown is mostly link text or a long nested bulleted list of
- * titles, or, where no markdown was kept, its text is a long list of lines that end no sentence.
- */
-function isNavigation(markdown: string, text: string): boolean {
-  if (markdown) {
-    const prose = markdown.replace(/```[\s\S]*?```/g, '');
-    if (prose.length < 200) return false;
-    let linked = 0;
-    for (const match of prose.matchAll(/\[([^\]]*)\]\([^)]*\)/g)) linked += letters(match[1]!);
-    const all = letters(prose.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1'));
-    // A table of contents whose links were not kept: mostly a long bulleted list of titles (items of a
-    // few words that end no sentence), nested. Numbered steps and a short list of requirements are not one.
-    let listed = 0;
-    let titles = 0;
-    let nested = false;
-    for (const match of prose.matchAll(/^(\s*)[-*+]\s+(.*)$/gm)) {
-      const item = match[2]!.trim();
-      if (item.split(/\s+/).length > 8 || /[.!?:;]$/.test(item)) continue;
-      listed += letters(item);
-      titles++;
-      if (match[1]!.length > 0) nested = true;
-    }
-    return all > 0 && (linked / all > 0.6 || (nested && titles >= TABLE_OF_CONTENTS_TITLES && listed / all > 0.6));
-  }
-  // Without markdown: many short lines (titles), few of which end a sentence.
-  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
-  if (lines.length < 40) return false;
-  const words = lines.reduce((sum, line) => sum + line.split(/\s+/).length, 0);
-  const sentences = lines.filter((line) => /(?<!\d)[.:;。：]$/.test(line)).length;
-  return words / lines.length < 10 && sentences < lines.length / 10;
-}
-
-/** The fewest titles a bulleted list holds to be taken for a table of contents. */
-const TABLE_OF_CONTENTS_TITLES = 10;
-
-const letters = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, '').length;
 
 /** Hits with the markdown of their sections, for quoting. */
 async function withMarkdown(db: Queryable, hits: SectionHit[]): Promise<RetrievedSection[]> {

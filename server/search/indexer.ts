@@ -7,7 +7,7 @@
 import type { PageFormat } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { identifierVector, spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
-import { pageSections, type Section } from './sections.js';
+import { isNavigation, pageSections, type Section } from './sections.js';
 
 export interface IndexablePage {
   id: string;
@@ -73,8 +73,11 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     const indexedTitle = spaceUnspacedScripts(title);
     const titleIdentifiers = identifierVector(title);
     for (const section of page.sections ?? pageSections(page.content, title, page.format)) {
+      // A table of contents lists every title of the documentation: found by its words, it would be a hit for any query,
+      // above the pages it points to. It is found by its own title and headings only.
+      const body = isNavigation(section.markdown, section.text) ? '' : section.text;
       // The first paragraph usually says what the section is about: it weighs more than the rest.
-      const split = section.text.indexOf('\n\n');
+      const split = body.indexOf('\n\n');
       columns.id.push(`${page.id}-${section.position}`);
       columns.pageId.push(page.id);
       columns.organisationId.push(page.organisationId);
@@ -88,8 +91,8 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
       columns.config.push(config);
       columns.indexedTitle.push(indexedTitle);
       columns.indexedPath.push(spaceUnspacedScripts(section.path));
-      const lead = split === -1 ? section.text : section.text.slice(0, split);
-      const rest = split === -1 ? '' : section.text.slice(split + 2);
+      const lead = split === -1 ? body : body.slice(0, split);
+      const rest = split === -1 ? '' : body.slice(split + 2);
       columns.lead.push(spaceUnspacedScripts(lead));
       columns.rest.push(spaceUnspacedScripts(rest));
       columns.titleIdentifiers.push(titleIdentifiers);

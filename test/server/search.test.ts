@@ -118,6 +118,24 @@ describe('search', () => {
     assert.ok(hits.slice(1).some((hit: { title: string }) => hit.title.startsWith('Zephyr relay')), 'sections holding one of the words follow');
   });
 
+  test('a table of contents is found by its title, not by the titles it lists: those are found on their own pages', async () => {
+    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
+    const entries = ['Exporting the archive folder', 'Archive folder layout', 'Moving the archive folder', 'Archive folder permissions', 'Archive folder backups', 'Archive retention', 'Archive size', 'Archive schedules', 'Archive formats', 'Archive names'];
+    assert.equal((await push({ url: 'https://acme.test/docs/archive', title: 'Archive', content: '# Archive\n\n## Exporting the archive folder\n\nEvery night the archive folder is exported to the directory you choose.' })).status, 201);
+    // As a site's generator writes it: a list of links to every page, in markdown or in HTML.
+    assert.equal((await push({ url: 'https://acme.test/docs/contents', title: 'Contents', content: `# Contents\n\n${entries.map((entry, index) => `- [${entry}](https://acme.test/docs/page-${index})`).join('\n')}` })).status, 201);
+    const links = (from: number, to: number) => `<ul>${entries.slice(from, to).map((entry, index) => `<li><a href="/docs/page-${from + index}">${entry}</a></li>`).join('')}</ul>`;
+    const html = `<html><head><title>Site map</title></head><body><main><h1>Site map</h1><ul><li><a href="/docs/archive">Archive</a>${links(0, 5)}</li><li><a href="/docs/settings">Settings</a>${links(5, 10)}</li></ul></main></body></html>`;
+    assert.equal((await push({ url: 'https://acme.test/docs/site-map', title: 'Site map', content: html, format: 'html' })).status, 201);
+    const { hits } = (await search({ query: 'archive folder', limit: 10 })).json;
+    assert.equal(hits[0]?.url, 'https://acme.test/docs/archive#exporting-the-archive-folder');
+    const listed = hits.map((hit: { url: string }) => hit.url).filter((url: string) => /\/docs\/(?:contents|site-map)/.test(url));
+    assert.deepEqual(listed, []);
+    // Each is still found by its own title.
+    assert.equal((await search({ query: 'contents' })).json.hits[0]?.url, 'https://acme.test/docs/contents');
+    assert.equal((await search({ query: 'site map' })).json.hits[0]?.url, 'https://acme.test/docs/site-map');
+  });
+
   test('honours limit and keeps a session it is given', async () => {
     const response = await search({ query: 'linux windows', limit: 1, sessionId: 's_tab42' });
     assert.equal(response.json.hits.length, 1);
