@@ -6,6 +6,7 @@
  * without a dictionary.
  */
 import { PATH_SEPARATOR } from '../search/sections.js';
+import { keywordsIn, KEYWORDS_ALONE, typedInCapitals } from '../search/language.js';
 
 const STOP_WORDS = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both but by
@@ -149,9 +150,20 @@ function phrasesAsWords(text: string): string {
 /**
  * A stop word written in capitals beside another word in capitals, in a text written mostly in
  * lower case ("UNION ALL", "NOT IN", "IS NULL"), is a keyword of a language, so content: it is
- * kept, marked (`all_`) apart from the plain word.
+ * kept, marked (`all_`) apart from the plain word; so is a keyword alone in capitals that no
+ * writer shouts ("the HAVING clause": KEYWORDS_ALONE).
  */
 export function keywordsInCapitals(text: string): string {
+  const marked = keywordsInRuns(text);
+  // A keyword alone in capitals that no writer shouts ("the HAVING clause", "Why does WHERE x = NULL …?"), as the search reads it.
+  if (!LONE_KEYWORD.test(marked) || typedInCapitals(text)) return marked;
+  return marked.replace(LONE_KEYWORDS, '$&_');
+}
+const LONE_KEYWORD_SOURCE = String.raw`(?<![\p{L}\p{N}_-])(?:${[...KEYWORDS_ALONE].map((word) => word.toUpperCase()).join('|')})(?![\p{L}\p{N}_-])`;
+const LONE_KEYWORD = new RegExp(LONE_KEYWORD_SOURCE, 'u');
+const LONE_KEYWORDS = new RegExp(LONE_KEYWORD_SOURCE, 'gu');
+
+function keywordsInRuns(text: string): string {
   // Only beside another word in capitals ("NOT IN", not an emphatic "NOT"), and not in a text written mostly in capitals
   // ("HOW DO I USE json.dumps?", "HOW TO INSTALL") or joined by a hyphen ("en-US").
   // Most texts have no two words in capitals side by side, or none of them a stop word ("CREATE TABLE"): checked first, cheaply.
@@ -198,10 +210,15 @@ export function terms(text: string): string[] {
  */
 export function contentQuery(question: string): string {
   const content: string[] = [];
-  for (const token of phrasesAsWords(question.normalize('NFKC')).replace(LATIN_ABBREVIATIONS, ' ').split(/\s+/)) {
+  const tokens = phrasesAsWords(question.normalize('NFKC')).replace(LATIN_ABBREVIATIONS, ' ').split(/\s+/);
+  const keywords = typedInCapitals(question) ? [] : keywordsIn(tokens);
+  for (const [index, token] of tokens.entries()) {
     // An identifier (`shared_buffers`, `json.dumps`, `__enter__`) is one content word, kept as written.
     const identifier = /^[^\p{L}\p{N}_]*([\p{L}\p{N}_]*[\p{L}\p{N}](?:[._][\p{L}\p{N}_]*[\p{L}\p{N}])*_*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
-    if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());
+    // A keyword in capitals ("WHERE", "HAVING") too, in capitals: the search reads it as the keyword.
+    const keyword = keywords[index];
+    if (keyword) content.push(keyword.toUpperCase());
+    else if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());
     else content.push(...words(token).filter((word) => !isStopWord(word) && (word.length > 1 || /\d/.test(word))));
   }
   return [...new Set(content)].join(' ');

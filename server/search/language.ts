@@ -95,6 +95,57 @@ export function isVocabularyWord(word: string): boolean {
   return vocabularyWords(word).has(word);
 }
 
+/**
+ * Keywords of query languages that text search drops as English stop words: `WHERE`,
+ * `HAVING`, `NOT IN`, `IS NULL`, `UNION ALL`, `ON CONFLICT`, `OVER`. Written in capitals,
+ * as documentation and its readers write SQL, each is indexed and searched as an identifier
+ * (`~having`), so "HAVING" finds the HAVING clause; in lower case they stay stop words.
+ */
+const CAPITAL_KEYWORDS = new Set('all and any as at between both by do each for from having if in into is no not of off on only or over some than then to until when where while with'.split(' '));
+
+/**
+ * Of them, those no writer uses for emphasis: alone in capitals ("the HAVING clause", "WHERE
+ * x = NULL") each is the keyword. "NOT", "ALL" or "ONLY" alone may be shouted; beside
+ * another word in capitals ("NOT IN", "UNION ALL") they are keywords.
+ */
+export const KEYWORDS_ALONE = new Set('where having between into from over until while when then with by on in as for off each'.split(' '));
+
+/** A keyword (CAPITAL_KEYWORDS) in capitals, as a token of a text or query writes it (`WHERE`, `(HAVING`), lowercased. */
+function capitalKeyword(token: string): string | undefined {
+  const word = /^[^\p{L}\p{N}_]*([A-Z]{2,})[^\p{L}\p{N}_]*$/u.exec(token)?.[1]?.toLowerCase();
+  return word !== undefined && CAPITAL_KEYWORDS.has(word) ? word : undefined;
+}
+
+/** The keyword each of a text's tokens (split at spaces) writes in capitals, lowercased: alone (KEYWORDS_ALONE), or beside another word in capitals. */
+export function keywordsIn(tokens: string[]): (string | undefined)[] {
+  const inCapitals = tokens.map((token) => /^[^\p{L}\p{N}_]*[A-Z]{2,}[^\p{L}\p{N}_]*$/u.test(token));
+  return tokens.map((token, index) => {
+    const keyword = capitalKeyword(token);
+    return keyword && (KEYWORDS_ALONE.has(keyword) || inCapitals[index - 1] || inCapitals[index + 1]) ? keyword : undefined;
+  });
+}
+
+/** Whether a keyword (CAPITAL_KEYWORDS) written in lower case is one: in a query of nothing else ("having", "is not"), nothing else could be meant. */
+export function isKeyword(word: string): boolean {
+  return CAPITAL_KEYWORDS.has(word);
+}
+
+/**
+ * A query or question typed in capitals throughout, with words of English that no query
+ * language uses (caps lock on: "HOW DO I USE WHERE"): its capitals name no keyword. SQL in
+ * capitals ("ON CONFLICT DO NOTHING") is not one.
+ */
+export function typedInCapitals(text: string): boolean {
+  return !/\p{Ll}/u.test(text) && /\b(?:HOW|WHAT|WHY|WHICH|WHO|I|MY|ME|YOU|YOUR|CAN|COULD|SHOULD|WOULD|DOES|THE|A|AN|IT|THIS|THAT|PLEASE|HELP)\b/.test(text);
+}
+
+/** The keywords a text writes in capitals, lowercased, counted into `into`. */
+function capitalKeywords(text: string, into: Map<string, number>): Map<string, number> {
+  if (!/[A-Z]{2}/.test(text)) return into;
+  for (const keyword of keywordsIn(text.split(/\s+/))) if (keyword) into.set(keyword, (into.get(keyword) ?? 0) + 1);
+  return into;
+}
+
 /** Longest identifier kept whole; longer runs are left to the parser's words. */
 export const MAX_IDENTIFIER_CHARS = 64;
 /** Positions given to an identifier per part of a section: how often it occurs counts, up to this. */
@@ -174,12 +225,13 @@ export function identifierIn(piece: string): string | undefined {
 export const IDENTIFIER_MARK = '~';
 
 /**
- * The identifiers of a text as tsvector input (`'~pg_hba.conf':1,2 '~work_mem':1`), one
+ * The identifiers of a text, and the keywords it writes in capitals (capitalKeyword), as
+ * tsvector input (`'~pg_hba.conf':1,2 '~work_mem':1 '~having':1`), one
  * position per occurrence up to a few: they carry their part's weight and count like
  * words in ranking. Identifiers hold no quote or backslash, so they need no escaping.
  */
 export function identifierVector(text: string): string {
-  return [...identifierWords(text)]
+  return [...capitalKeywords(text, identifierWords(text))]
     .map(([word, count]) => `'${IDENTIFIER_MARK}${word}':${Array.from({ length: Math.min(count, MAX_IDENTIFIER_OCCURRENCES) }, (_, index) => index + 1).join(',')}`)
     .join(' ');
 }

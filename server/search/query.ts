@@ -7,7 +7,7 @@
  * begins when it is the last one); a section must match every group (AND), or, when too
  * few do, as many groups as it can (OR).
  */
-import { hasUnspacedScript, identifierIn, spaceUnspacedScripts } from './language.js';
+import { hasUnspacedScript, identifierIn, isKeyword, keywordsIn, spaceUnspacedScripts, typedInCapitals } from './language.js';
 import type { HighlightTerms } from './snippet.js';
 
 /**
@@ -35,6 +35,9 @@ export const MAX_CORRECTED_CHARS = 64;
 /** A last word shorter than this is not completed: one letter would match most of the index. */
 export const MIN_PREFIX_CHARS = 2;
 
+/** The fewest letters of a keyword (`WHERE`, `HAVING`) still being typed that are read as the keyword rather than a beginning. */
+const MIN_KEYWORD_TYPED = 4;
+
 const ALPHANUMERIC = /^[\p{L}\p{M}\p{N}]+$/u;
 const LETTERS = /^[\p{L}\p{M}]+$/u;
 /** Words joined by `_`, `.` or `-` (pg_dump, postgresql.conf): still safe to give to to_tsquery with `:*`. */
@@ -45,7 +48,12 @@ export function parseQuery(query: string): QueryChunk[] {
   const input = query.normalize('NFC').slice(0, MAX_QUERY_CHARS);
   // A space after the last word says it is complete; otherwise the visitor may still be typing it.
   const lastIsComplete = /\s$/.test(input);
-  const pieces = input.toLowerCase().split(/\s+/).filter((piece) => HAS_WORD_CHARACTER.test(piece));
+  const typed = input.split(/\s+/).filter((piece) => HAS_WORD_CHARACTER.test(piece));
+  const pieces = typed.map((piece) => piece.toLowerCase());
+  // A keyword written in capitals ("WHERE", "HAVING") is one, unless the whole query is typed in capitals; a query of
+  // nothing but keywords ("having", "is not") means them however it is written.
+  const keywords = typedInCapitals(input) ? [] : keywordsIn(typed);
+  const onlyKeywords = !keywords.some(Boolean) && pieces.every((piece) => isKeyword(piece.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')));
   // An identifier being typed (`shared_b`) stays whole: it begins identifiers as written.
   // Another last word joined by `_` or `-` (`x_y`) becomes its parts, only the last of them
   // a prefix: to_tsquery would make every part of `x_y:*` a prefix, and `x:*` matches half
@@ -60,7 +68,10 @@ export function parseQuery(query: string): QueryChunk[] {
     const isLast = index === pieces.length - 1;
     let chunk: QueryChunk;
     const identifier = identifierIn(piece);
-    if (identifier) chunk = { text: identifier, kind: isLast && !lastIsComplete ? 'identifier-prefix' : 'identifier', maxEdits: 0 };
+    // A short one still being typed ("IN", "on") may be the start of a word ("INSERT", "online").
+    const keyword = isLast && !lastIsComplete && piece.length < MIN_KEYWORD_TYPED ? undefined : (keywords[index] ?? (onlyKeywords ? piece.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '') : undefined));
+    if (keyword) chunk = { text: keyword, kind: 'identifier', maxEdits: 0 };
+    else if (identifier) chunk = { text: identifier, kind: isLast && !lastIsComplete ? 'identifier-prefix' : 'identifier', maxEdits: 0 };
     else if (hasUnspacedScript(piece)) chunk = { text: spaceUnspacedScripts(piece).trim(), kind: 'phrase', maxEdits: 0 };
     else if (isLast && !lastIsComplete && PREFIXABLE.test(piece) && [...piece].length >= MIN_PREFIX_CHARS) {
       chunk = { text: piece, kind: 'prefix', maxEdits: typoBudget(piece) };

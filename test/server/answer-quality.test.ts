@@ -13,6 +13,21 @@ import { CHAT, PYTHON_SNIPPET, SIGNING_PAGE, SUMMARIZE, answerFixture, streamReq
 
 const QUALITY_PAGES = [
   {
+    url: 'https://acme.test/docs/report-queries',
+    title: 'Report queries',
+    content: [
+      '# Report queries',
+      '',
+      '## Filtering groups',
+      '',
+      '`HAVING` keeps the groups whose condition is true, after `GROUP BY`. `WHERE` filters the rows before they are grouped.',
+      '',
+      '## Sorting reports',
+      '',
+      'Having sorted the rows, the report is written where you chose to keep it.',
+    ].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/billing',
     title: 'Billing',
     content: [
@@ -1098,6 +1113,14 @@ describe('grounding and the embedded answer', () => {
   test('"what is …?" about a topic is answered by the topic, not by an API entry that mentions it', async () => {
     // "whats", typed without its apostrophe, asks what "what's" asks.
     for (const question of ['What is a ledger?', 'whats a ledger?']) await assertAnsweredAsLedger(question);
+  });
+
+  test('a keyword that is an English stop word, in capitals ("HAVING", "WHERE"), is what the question asks about', async () => {
+    for (const question of ['What does HAVING do?', 'whats the difference between WHERE and HAVING']) {
+      const { json } = await ask(question);
+      assert.match(json.text, /^`HAVING` keeps the groups whose condition is true, after `GROUP BY`\. `WHERE` filters the rows before they are grouped \[1\]\./, question);
+      assert.equal(json.sources[0]?.url, 'https://acme.test/docs/report-queries#filtering-groups', question);
+    }
   });
 
   test('a pasted error message is answered by the sentence that explains it where the page shows it', async () => {

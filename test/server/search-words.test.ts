@@ -122,6 +122,12 @@ before(async () => {
   await addPage('metals', 'Metals', '# Metals\n\nIron and copper oxidize in damp air: the oxidized surface is brown.');
   await addPage('python-in-c', 'Embedding Python', '# Embedding Python\n\nEmbedding the interpreter in an application is described here.');
   await addPage('partitioning', 'Table partitioning', '# Table partitioning\n\n## Partition pruning\n\nPartition pruning skips partitions a query cannot need.');
+  // SQL keywords are English stop words: only where the page writes them in capitals are they the keyword.
+  await addPage('grouping', 'Grouping rows', '# Grouping rows\n\n## The HAVING clause\n\n`HAVING` keeps the groups whose condition is true, after `GROUP BY`; `WHERE` filters rows before grouping.');
+  await addPage('subqueries', 'Subqueries', '# Subqueries\n\nA row is kept when its value is `NOT IN` the list the subquery returns.');
+  await addPage('clauses', 'Clauses', '# Clauses\n\n## The LIMIT clause\n\nThe LIMIT clause caps the rows a query returns; each clause of a query is optional.');
+  await addPage('subquery-expressions', 'Subquery expressions', '# Subquery expressions\n\nA subquery returns rows; the subquery may use the outer query. Each subquery is run once.');
+  await addPage('reports', 'Reports', '# Reports\n\nHaving grouped the orders, the report shows where each one went and what is not in stock, in any format.');
 });
 after(() => server.stop());
 
@@ -192,5 +198,26 @@ describe('typos', () => {
     assert.equal(slugOf((await search('partion pruning'))[0]), 'partitioning');
     assert.equal(slugOf((await search('embeding python'))[0]), 'python-in-c');
     assert.equal(slugOf((await search('oxidise '))[0]), 'metals');
+  });
+});
+
+describe('keywords in capitals', () => {
+  test('a keyword that is an English stop word ("HAVING", "NOT IN") finds the pages that write it in capitals', async () => {
+    for (const query of ['HAVING', 'HAVING clause', 'WHERE and HAVING', 'GROUP BY HAVING', 'having']) {
+      const hits = await search(query);
+      assert.equal(slugOf(hits[0]), 'grouping', `"${query}" should find the HAVING clause first, got ${hits.map(slugOf).join(', ') || 'nothing'}`);
+    }
+    // Not "having" as an English word.
+    for (const query of ['HAVING', 'having']) assert.deepEqual((await search(query)).map(slugOf), ['grouping'], query);
+    assert.equal(slugOf((await search('NOT IN subquery'))[0]), 'subqueries');
+  });
+
+  test('in lower case among other words, or typed in capitals throughout, they are stop words as before', async () => {
+    for (const query of ['what is not in stock', 'report where orders went']) assert.equal(slugOf((await search(query))[0]), 'reports', query);
+    // Typed with caps lock on, or "NOT" alone in capitals, which may be shouted: the same hits as in lower case.
+    for (const query of ['WHERE DID THE ORDERS GO IN THE REPORT', 'which report is NOT grouped by where it went'])
+      assert.deepEqual((await search(query)).map(slugOf), (await search(query.toLowerCase())).map(slugOf), query);
+    // A short one still being typed may be the start of a word ("FOR" of "FORMAT").
+    assert.ok((await search('FOR')).some((hit) => slugOf(hit) === 'reports'));
   });
 });
