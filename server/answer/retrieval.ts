@@ -398,10 +398,9 @@ export async function summarySections(
   const found = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: input.query, limit: input.hits, language: input.language });
   // "fix leaking faucet": as for a question, a word the pages never use is what the query is about; a hit that lacks it
   // ("leaking" memory) is on screen, but a summary of it would answer another question.
-  const chunks = parseQuery(input.query);
-  const last = chunks.at(-1);
+  const last = parseQuery(input.query).at(-1);
   const names = namesIn(input.query);
-  const words = chunks.filter((chunk) => chunk.kind === 'plain' || chunk.kind === 'prefix').map((chunk) => chunk.text).filter((word) => !names.has(word));
+  const words = contentQuery(input.query).split(/\s+/).filter((word) => word && !names.has(word));
   const unused = await wordsNeverUsed(db, input, words, found.misspelt, last?.kind === 'prefix' ? last.text : undefined);
   const shown = found.hits.slice(0, SUMMARY_SECTIONS).filter((hit) => holdsAll(hit, unused));
   // A query of one word ("instlal") is read as the search read it: its hits are what the summary sits above.

@@ -6,7 +6,7 @@
  * without a dictionary.
  */
 import { PATH_SEPARATOR } from '../search/sections.js';
-import { keywordsIn, KEYWORDS_ALONE, typedInCapitals } from '../search/language.js';
+import { keywordsIn, KEYWORDS_ALONE, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
 
 const STOP_WORDS = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both but by
@@ -170,7 +170,7 @@ function keywordsInRuns(text: string): string {
   if (!/[A-Z]{2}[ \t]+[A-Z]{2}/.test(text)) return text;
   const runs = text.match(CAPITALS_RUNS) ?? [];
   if (!runs.some((run) => run.split(/[ \t]+/).some((word) => STOP_WORDS.has(word.toLowerCase())))) return text;
-  if ((text.match(/\b[A-Z]{2,}\b/g)?.length ?? 0) > (text.match(/\b[A-Za-z]*[a-z][A-Za-z]*\b/g)?.length ?? 0)) return text;
+  if (writtenMostlyInCapitals(text)) return text;
   const keywords = new Set<string>();
   const marked = text.replace(CAPITALS_RUNS, (run) =>
     run.replace(/[A-Z]+/g, (word) => {

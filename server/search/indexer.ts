@@ -7,7 +7,7 @@
 import type { PageFormat } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { identifierVector, spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
-import { isNavigation, pageSections, type Section } from './sections.js';
+import { isTableOfContents, pageSections, type Section } from './sections.js';
 
 export interface IndexablePage {
   id: string;
@@ -75,7 +75,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     for (const section of page.sections ?? pageSections(page.content, title, page.format)) {
       // A table of contents lists every title of the documentation: found by its words, it would be a hit for any query,
       // above the pages it points to. It is found by its own title and headings only.
-      const body = isNavigation(section.markdown, section.text) ? '' : section.text;
+      const body = isTableOfContents(section.markdown, section.text) ? '' : section.text;
       // The first paragraph usually says what the section is about: it weighs more than the rest.
       const split = body.indexOf('\n\n');
       columns.id.push(`${page.id}-${section.position}`);

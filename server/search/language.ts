@@ -104,11 +104,12 @@ export function isVocabularyWord(word: string): boolean {
 const CAPITAL_KEYWORDS = new Set('all and any as at between both by do each for from having if in into is no not of off on only or over some than then to until when where while with'.split(' '));
 
 /**
- * Of them, those no writer uses for emphasis: alone in capitals ("the HAVING clause", "WHERE
- * x = NULL") each is the keyword. "NOT", "ALL" or "ONLY" alone may be shouted; beside
- * another word in capitals ("NOT IN", "UNION ALL") they are keywords.
+ * Of them, those no writer uses for emphasis or beside an acronym: alone in capitals ("the
+ * HAVING clause", "WHERE x = NULL") each is the keyword. "NOT" or "ONLY" alone may be
+ * shouted, "AS" or "ON" stand beside acronyms ("export AS CSV", "run ON AWS"); beside another
+ * word in capitals ("NOT IN", "UNION ALL", "ON CONFLICT") they are keywords.
  */
-export const KEYWORDS_ALONE = new Set('where having between into from over until while when then with by on in as for off each'.split(' '));
+export const KEYWORDS_ALONE = new Set('where having between over until while into'.split(' '));
 
 /** A keyword (CAPITAL_KEYWORDS) in capitals, as a token of a text or query writes it (`WHERE`, `(HAVING`), lowercased. */
 function capitalKeyword(token: string): string | undefined {
@@ -139,10 +140,18 @@ export function typedInCapitals(text: string): boolean {
   return !/\p{Ll}/u.test(text) && /\b(?:HOW|WHAT|WHY|WHICH|WHO|I|MY|ME|YOU|YOUR|CAN|COULD|SHOULD|WOULD|DOES|THE|A|AN|IT|THIS|THAT|PLEASE|HELP)\b/.test(text);
 }
 
-/** The keywords a text writes in capitals, lowercased, counted into `into`. */
+/**
+ * A text written mostly in capitals (a licence's "PROVIDED AS IS", a heading typed in capitals):
+ * its capitals are not keywords.
+ */
+export function writtenMostlyInCapitals(text: string): boolean {
+  return (text.match(/\b[A-Z]{2,}\b/g)?.length ?? 0) > (text.match(/\b[A-Za-z]*[a-z][A-Za-z]*\b/g)?.length ?? 0);
+}
+
+/** The keywords a text writes in capitals, lowercased, counted into `into`; its tokens end at spaces and at the punctuation of code (`OVER(`, `IN (1, 2)`, `` `WHERE`/`HAVING` ``). */
 function capitalKeywords(text: string, into: Map<string, number>): Map<string, number> {
-  if (!/[A-Z]{2}/.test(text)) return into;
-  for (const keyword of keywordsIn(text.split(/\s+/))) if (keyword) into.set(keyword, (into.get(keyword) ?? 0) + 1);
+  if (!/[A-Z]{2}/.test(text) || writtenMostlyInCapitals(text)) return into;
+  for (const keyword of keywordsIn(text.split(/[\s()[\]{},;/|`]+/))) if (keyword) into.set(keyword, (into.get(keyword) ?? 0) + 1);
   return into;
 }
 

@@ -50,10 +50,10 @@ export function parseQuery(query: string): QueryChunk[] {
   const lastIsComplete = /\s$/.test(input);
   const typed = input.split(/\s+/).filter((piece) => HAS_WORD_CHARACTER.test(piece));
   const pieces = typed.map((piece) => piece.toLowerCase());
-  // A keyword written in capitals ("WHERE", "HAVING") is one, unless the whole query is typed in capitals; a query of
-  // nothing but keywords ("having", "is not") means them however it is written.
+  // A keyword written in capitals ("WHERE", "HAVING") is one, unless the whole query is typed in capitals; a complete
+  // query of nothing but keywords ("having ", "is not ") means them however it is written (being typed, "over" may be "overview").
   const keywords = typedInCapitals(input) ? [] : keywordsIn(typed);
-  const onlyKeywords = !keywords.some(Boolean) && pieces.every((piece) => isKeyword(piece.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')));
+  const onlyKeywords = lastIsComplete && !keywords.some(Boolean) && pieces.every((piece) => isKeyword(piece.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')));
   // An identifier being typed (`shared_b`) stays whole: it begins identifiers as written.
   // Another last word joined by `_` or `-` (`x_y`) becomes its parts, only the last of them
   // a prefix: to_tsquery would make every part of `x_y:*` a prefix, and `x:*` matches half

@@ -254,24 +254,8 @@ function cutLongText(text: string): string[] {
  */
 export function isNavigation(markdown: string, text: string): boolean {
   if (markdown) {
-    const prose = markdown.replace(/```[\s\S]*?```/g, '');
-    if (prose.length < 200) return false;
-    let linked = 0;
-    for (const match of prose.matchAll(/\[([^\]]*)\]\([^)]*\)/g)) linked += letters(match[1]!);
-    const all = letters(prose.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1'));
-    // A table of contents whose links were not kept: mostly a long bulleted list of titles (items of a
-    // few words that end no sentence), nested. Numbered steps and a short list of requirements are not one.
-    let listed = 0;
-    let titles = 0;
-    let nested = false;
-    for (const match of prose.matchAll(/^(\s*)[-*+]\s+(.*)$/gm)) {
-      const item = match[2]!.trim();
-      if (item.split(/\s+/).length > 8 || /[.!?:;]$/.test(item)) continue;
-      listed += letters(item);
-      titles++;
-      if (match[1]!.length > 0) nested = true;
-    }
-    return all > 0 && (linked / all > 0.6 || (nested && titles >= TABLE_OF_CONTENTS_TITLES && listed / all > 0.6));
+    const entries = navigationEntries(markdown);
+    return entries !== undefined && (entries.linked > 0.6 || (entries.nested && entries.titles >= TABLE_OF_CONTENTS_TITLES && entries.listed > 0.6));
   }
   // Without markdown: many short lines (titles), few of which end a sentence.
   const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
@@ -281,7 +265,61 @@ export function isNavigation(markdown: string, text: string): boolean {
   return words / lines.length < 10 && sentences < lines.length / 10;
 }
 
+/**
+ * A table of contents too long to be a list of the section's own (a generator's
+ * `contents.html`, a site map): navigation (isNavigation) of many links or titles in its
+ * markdown, or, where none was kept (a long section cut into pieces), of lines nearly all of
+ * which are titles. The search index reads such a section by its title and headings only; a
+ * list of supported platforms or of a dozen integrations, or a long code example, is content.
+ */
+export function isTableOfContents(markdown: string, text: string): boolean {
+  if (markdown) {
+    const entries = navigationEntries(markdown);
+    return entries !== undefined && (entries.links >= INDEXED_TABLE_OF_CONTENTS_ENTRIES || entries.titles >= INDEXED_TABLE_OF_CONTENTS_ENTRIES) && isNavigation(markdown, '');
+  }
+  if (!isNavigation('', text)) return false;
+  const lines = text.split('\n').filter((line) => line.trim());
+  return lines.filter((line) => TITLE_LINE.test(line)).length >= 0.8 * lines.length;
+}
+
+/**
+ * A line that reads as a title or an entry ("PEP 657: Fine-grained error locations", "abc —
+ * Abstract Base Classes", "Calendar.iterweekdays()"), not as code (`    return x`, `x = 1`,
+ * `def f(x):`) nor as a table's row (`JOIN | reserved | reserved`).
+ */
+const TITLE_LINE = /^[^\s={};<>#|][^={};<>#|]*(?<![:,\\])$/u;
+
+/** The shares of a section's prose that are link text and short list items (titles), their counts, and whether a list is nested. */
+function navigationEntries(markdown: string): { linked: number; listed: number; links: number; titles: number; nested: boolean } | undefined {
+  const prose = markdown.replace(/```[\s\S]*?```/g, '');
+  if (prose.length < 200) return undefined;
+  let linked = 0;
+  let links = 0;
+  // Within a line: a run of "[" is read once, not once per bracket.
+  for (const match of prose.matchAll(/\[([^\]\n]*)\]\([^)\n]*\)/g)) {
+    linked += letters(match[1]!);
+    links++;
+  }
+  const all = letters(prose.replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1'));
+  if (all === 0) return undefined;
+  // A table of contents whose links were not kept: mostly a long bulleted list of titles (items of a
+  // few words that end no sentence), nested. Numbered steps and a short list of requirements are not one.
+  let listed = 0;
+  let titles = 0;
+  let nested = false;
+  for (const match of prose.matchAll(/^([ \t]*)[-*+][ \t]+(.*)$/gm)) {
+    const item = match[2]!.trim();
+    if (item.split(/\s+/).length > 8 || /[.!?:;]$/.test(item)) continue;
+    listed += letters(item);
+    titles++;
+    if (match[1]!.length > 0) nested = true;
+  }
+  return { linked: linked / all, listed: listed / all, links, titles, nested };
+}
+
 /** The fewest titles a bulleted list holds to be taken for a table of contents. */
 const TABLE_OF_CONTENTS_TITLES = 10;
+/** The fewest links or titles of a table of contents the search index reads by its title alone (isTableOfContents). */
+const INDEXED_TABLE_OF_CONTENTS_ENTRIES = 40;
 
 const letters = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, '').length;

@@ -13,6 +13,11 @@ import { CHAT, PYTHON_SNIPPET, SIGNING_PAGE, SUMMARIZE, answerFixture, streamReq
 
 const QUALITY_PAGES = [
   {
+    url: 'https://acme.test/docs/statement-formats',
+    title: 'Statement formats',
+    content: ['# Statement formats', '', 'Bank statements can be downloaded in these formats:', '', ...['CSV spreadsheet', 'JSON document', 'Parquet columns', 'Avro records', 'XML document', 'YAML document', 'TOML document', 'NDJSON lines', 'Excel workbook', 'OpenDocument sheet', 'SQLite database', 'Quicken interchange'].map((format) => `- ${format}`)].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/report-queries',
     title: 'Report queries',
     content: [
@@ -1113,6 +1118,12 @@ describe('grounding and the embedded answer', () => {
   test('"what is …?" about a topic is answered by the topic, not by an API entry that mentions it', async () => {
     // "whats", typed without its apostrophe, asks what "what's" asks.
     for (const question of ['What is a ledger?', 'whats a ledger?']) await assertAnsweredAsLedger(question);
+  });
+
+  test('a list of the passage\'s own, however many short items it has, is quoted: it is not a table of contents', async () => {
+    const { json } = await ask('Which formats can bank statements be downloaded in?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/statement-formats');
+    assert.ok(json.text.includes('- CSV spreadsheet\n- JSON document\n- Parquet columns'), json.text);
   });
 
   test('a keyword that is an English stop word, in capitals ("HAVING", "WHERE"), is what the question asks about', async () => {

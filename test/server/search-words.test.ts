@@ -125,6 +125,8 @@ before(async () => {
   // SQL keywords are English stop words: only where the page writes them in capitals are they the keyword.
   await addPage('grouping', 'Grouping rows', '# Grouping rows\n\n## The HAVING clause\n\n`HAVING` keeps the groups whose condition is true, after `GROUP BY`; `WHERE` filters rows before grouping.');
   await addPage('subqueries', 'Subqueries', '# Subqueries\n\nA row is kept when its value is `NOT IN` the list the subquery returns.');
+  await addPage('windows', 'Window functions', '# Window functions\n\nA window function is called with `rank() OVER(PARTITION BY depname)`: the rows of each department are ranked on their own.');
+  await addPage('overview', 'Overview', '# Overview\n\nThis overview lists what the dashboard shows.');
   await addPage('clauses', 'Clauses', '# Clauses\n\n## The LIMIT clause\n\nThe LIMIT clause caps the rows a query returns; each clause of a query is optional.');
   await addPage('subquery-expressions', 'Subquery expressions', '# Subquery expressions\n\nA subquery returns rows; the subquery may use the outer query. Each subquery is run once.');
   await addPage('reports', 'Reports', '# Reports\n\nHaving grouped the orders, the report shows where each one went and what is not in stock, in any format.');
@@ -203,12 +205,14 @@ describe('typos', () => {
 
 describe('keywords in capitals', () => {
   test('a keyword that is an English stop word ("HAVING", "NOT IN") finds the pages that write it in capitals', async () => {
-    for (const query of ['HAVING', 'HAVING clause', 'WHERE and HAVING', 'GROUP BY HAVING', 'having']) {
+    for (const query of ['HAVING', 'HAVING clause', 'WHERE and HAVING', 'GROUP BY HAVING', 'having ']) {
       const hits = await search(query);
       assert.equal(slugOf(hits[0]), 'grouping', `"${query}" should find the HAVING clause first, got ${hits.map(slugOf).join(', ') || 'nothing'}`);
     }
     // Not "having" as an English word.
-    for (const query of ['HAVING', 'having']) assert.deepEqual((await search(query)).map(slugOf), ['grouping'], query);
+    for (const query of ['HAVING', 'having ']) assert.deepEqual((await search(query)).map(slugOf), ['grouping'], query);
+    // Written against the punctuation of code: "OVER(PARTITION BY …)".
+    assert.equal(slugOf((await search('OVER PARTITION'))[0]), 'windows');
     assert.equal(slugOf((await search('NOT IN subquery'))[0]), 'subqueries');
   });
 
@@ -217,7 +221,8 @@ describe('keywords in capitals', () => {
     // Typed with caps lock on, or "NOT" alone in capitals, which may be shouted: the same hits as in lower case.
     for (const query of ['WHERE DID THE ORDERS GO IN THE REPORT', 'which report is NOT grouped by where it went'])
       assert.deepEqual((await search(query)).map(slugOf), (await search(query.toLowerCase())).map(slugOf), query);
-    // A short one still being typed may be the start of a word ("FOR" of "FORMAT").
+    // One still being typed may be the start of a word: "FOR" of "FORMAT", "over" of "overview".
     assert.ok((await search('FOR')).some((hit) => slugOf(hit) === 'reports'));
+    assert.equal(slugOf((await search('over'))[0]), 'overview');
   });
 });

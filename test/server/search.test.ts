@@ -120,12 +120,14 @@ describe('search', () => {
 
   test('a table of contents is found by its title, not by the titles it lists: those are found on their own pages', async () => {
     const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
-    const entries = ['Exporting the archive folder', 'Archive folder layout', 'Moving the archive folder', 'Archive folder permissions', 'Archive folder backups', 'Archive retention', 'Archive size', 'Archive schedules', 'Archive formats', 'Archive names'];
+    // As long as a generator's: forty titles and more.
+    const topics = ['Exporting the archive folder', 'Archive folder layout', 'Moving the archive folder', 'Archive folder permissions', 'Archive folder backups', 'Archive retention', 'Archive size', 'Archive schedules', 'Archive formats', 'Archive names'];
+    const entries = ['', ' in version 2', ' in version 3', ' in version 4'].flatMap((version) => topics.map((topic) => `${topic}${version}`));
     assert.equal((await push({ url: 'https://acme.test/docs/archive', title: 'Archive', content: '# Archive\n\n## Exporting the archive folder\n\nEvery night the archive folder is exported to the directory you choose.' })).status, 201);
     // As a site's generator writes it: a list of links to every page, in markdown or in HTML.
     assert.equal((await push({ url: 'https://acme.test/docs/contents', title: 'Contents', content: `# Contents\n\n${entries.map((entry, index) => `- [${entry}](https://acme.test/docs/page-${index})`).join('\n')}` })).status, 201);
     const links = (from: number, to: number) => `<ul>${entries.slice(from, to).map((entry, index) => `<li><a href="/docs/page-${from + index}">${entry}</a></li>`).join('')}</ul>`;
-    const html = `<html><head><title>Site map</title></head><body><main><h1>Site map</h1><ul><li><a href="/docs/archive">Archive</a>${links(0, 5)}</li><li><a href="/docs/settings">Settings</a>${links(5, 10)}</li></ul></main></body></html>`;
+    const html = `<html><head><title>Site map</title></head><body><main><h1>Site map</h1><ul>${[0, 1, 2, 3].map((part) => `<li><a href="/docs/part-${part}">Part ${part}</a>${links(10 * part, 10 * part + 10)}</li>`).join('')}</ul></main></body></html>`;
     assert.equal((await push({ url: 'https://acme.test/docs/site-map', title: 'Site map', content: html, format: 'html' })).status, 201);
     const { hits } = (await search({ query: 'archive folder', limit: 10 })).json;
     assert.equal(hits[0]?.url, 'https://acme.test/docs/archive#exporting-the-archive-folder');
@@ -134,6 +136,26 @@ describe('search', () => {
     // Each is still found by its own title.
     assert.equal((await search({ query: 'contents' })).json.hits[0]?.url, 'https://acme.test/docs/contents');
     assert.equal((await search({ query: 'site map' })).json.hits[0]?.url, 'https://acme.test/docs/site-map');
+    // A list of the section's own, flat or nested, is what the section says: its words find it.
+    const formats = ['CSV', 'JSON', 'Parquet', 'Avro', 'ORC', 'XML', 'YAML', 'TOML', 'NDJSON', 'Excel', 'ODS', 'SQLite'];
+    const compressions = ['Gzip', 'Brotli', 'Zstandard', 'Snappy', 'Deflate', 'Bzip2', 'Lzma', 'Lzip', 'Zlib', 'Lzo', 'Lz4', 'Xz'];
+    const nested = compressions.map((compression) => `- ${compression}\n  - ${compression} at its best ratio`).join('\n');
+    assert.equal((await push({ url: 'https://acme.test/docs/export-formats', title: 'Export formats', content: `# Export formats\n\nThe archive can be exported in these formats:\n\n${formats.map((format) => `- ${format}`).join('\n')}\n\n## Compression\n\n${nested}` })).status, 201);
+    assert.equal((await search({ query: 'parquet' })).json.hits[0]?.url, 'https://acme.test/docs/export-formats');
+    assert.equal((await search({ query: 'zstandard ratio' })).json.hits[0]?.url, 'https://acme.test/docs/export-formats#compression');
+  });
+
+  test('a table of contents longer than a section holds is still found by its title alone, and a code example as long by what it holds', async () => {
+    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
+    // Cut into pieces of plain text, as any section past 20,000 characters is.
+    const titles = Array.from({ length: 800 }, (_, index) => `- Release ${index}\n  - Quarterly ledger report ${index}`).join('\n');
+    assert.equal((await push({ url: 'https://acme.test/docs/all-releases', title: 'All releases', content: `# All releases\n\n${titles}` })).status, 201);
+    const code = Array.from({ length: 1200 }, (_, index) => `total_${index} = reconcile_ledger(batch_${index}, strict=True)`).join('\n');
+    assert.equal((await push({ url: 'https://acme.test/docs/big-example', title: 'A long example', content: `# A long example\n\n\`\`\`python\n${code}\n\`\`\`` })).status, 201);
+    const ledger = (await search({ query: 'quarterly ledger report', limit: 10 })).json.hits;
+    assert.ok(!ledger.some((hit: { url: string }) => hit.url.startsWith('https://acme.test/docs/all-releases')), ledger.map((hit: { url: string }) => hit.url).join('\n'));
+    assert.equal((await search({ query: 'all releases' })).json.hits[0]?.url, 'https://acme.test/docs/all-releases');
+    assert.match((await search({ query: 'reconcile_ledger' })).json.hits[0]?.url ?? '', /^https:\/\/acme\.test\/docs\/big-example/);
   });
 
   test('honours limit and keeps a session it is given', async () => {
