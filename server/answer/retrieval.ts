@@ -357,7 +357,6 @@ function isReleaseNotes(hit: SectionHit): boolean {
   return /\b(?:release notes?|release \d[\w.]*|changelog|change log|what[’']?s new)\b/i.test(hit.title) || /(?:^|\/)(?:release[-_]?notes?|releases?[-_]\d[\w.-]*|changelog|changes|whatsnew|news)(?:[/.]|$)/i.test(new URL(hit.url, 'http://x').pathname);
 }
 
-
 /** Hits with the markdown of their sections, for quoting. */
 async function withMarkdown(db: Queryable, hits: SectionHit[]): Promise<RetrievedSection[]> {
   const markdown = await readSectionMarkdown(db, hits.map((hit) => hit.id));

@@ -126,7 +126,7 @@ export function keywordsIn(tokens: string[]): (string | undefined)[] {
   });
 }
 
-/** Whether a keyword (CAPITAL_KEYWORDS) written in lower case is one: in a query of nothing else ("having", "is not"), nothing else could be meant. */
+/** Whether a word is a keyword (CAPITAL_KEYWORDS), as a complete query of nothing else means it in any case ("having ", "is not "). */
 export function isKeyword(word: string): boolean {
   return CAPITAL_KEYWORDS.has(word);
 }
