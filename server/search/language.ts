@@ -106,8 +106,8 @@ const CAPITAL_KEYWORDS = new Set('all and any as at between both by do each for 
 /**
  * Of them, those no writer uses for emphasis or beside an acronym: alone in capitals ("the
  * HAVING clause", "WHERE x = NULL") each is the keyword. "NOT" or "ONLY" alone may be
- * shouted, "AS" or "ON" stand beside acronyms ("export AS CSV", "run ON AWS"); beside another
- * word in capitals ("NOT IN", "UNION ALL", "ON CONFLICT") they are keywords.
+ * shouted, "AS" or "ON" stand beside acronyms ("export AS CSV", "run ON AWS"); beside a word
+ * of SQL in capitals ("NOT IN", "UNION ALL", "ON CONFLICT") they are keywords.
  */
 export const KEYWORDS_ALONE = new Set('where having between over until while into'.split(' '));
 
@@ -117,12 +117,30 @@ function capitalKeyword(token: string): string | undefined {
   return word !== undefined && CAPITAL_KEYWORDS.has(word) ? word : undefined;
 }
 
-/** The keyword each of a text's tokens (split at spaces) writes in capitals, lowercased: alone (KEYWORDS_ALONE), or beside another word in capitals. */
+/**
+ * Words of SQL that, in capitals beside a keyword, make it one ("IS NULL", "ON CONFLICT",
+ * "GROUP BY", "UNION ALL"); an acronym beside it ("export AS CSV", "run ON AWS") does not.
+ */
+const SQL_WORDS = new Set(
+  `select from where group order by having union intersect except all distinct join left right inner outer full cross natural
+  lateral on using insert into values update set delete returning conflict nothing null not is in exists like ilike similar
+  between and or case when then else end as with recursive limit offset fetch first next rows row only for share no key nowait
+  skip locked create table index view materialized drop alter add column constraint primary foreign references unique check
+  default cascade restrict truncate grant revoke to begin commit rollback savepoint over partition window filter within any
+  some array true false if replace function procedure returns language trigger each before after instead of execute do
+  declare loop while exit continue raise exception perform copy analyze vacuum explain concurrently identity always
+  generated sequence schema database role user temporary temp unlogged tablespace owner at time zone interval`.split(/\s+/),
+);
+
+/** The keyword each of a text's tokens writes in capitals, lowercased: alone (KEYWORDS_ALONE), or beside a word of SQL in capitals (SQL_WORDS). */
 export function keywordsIn(tokens: string[]): (string | undefined)[] {
-  const inCapitals = tokens.map((token) => /^[^\p{L}\p{N}_]*[A-Z]{2,}[^\p{L}\p{N}_]*$/u.test(token));
+  const sql = tokens.map((token) => {
+    const word = /^[^\p{L}\p{N}_]*([A-Z]{2,})[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
+    return word !== undefined && SQL_WORDS.has(word.toLowerCase());
+  });
   return tokens.map((token, index) => {
     const keyword = capitalKeyword(token);
-    return keyword && (KEYWORDS_ALONE.has(keyword) || inCapitals[index - 1] || inCapitals[index + 1]) ? keyword : undefined;
+    return keyword && (KEYWORDS_ALONE.has(keyword) || sql[index - 1] || sql[index + 1]) ? keyword : undefined;
   });
 }
 

@@ -126,6 +126,8 @@ before(async () => {
   await addPage('grouping', 'Grouping rows', '# Grouping rows\n\n## The HAVING clause\n\n`HAVING` keeps the groups whose condition is true, after `GROUP BY`; `WHERE` filters rows before grouping.');
   await addPage('subqueries', 'Subqueries', '# Subqueries\n\nA row is kept when its value is `NOT IN` the list the subquery returns.');
   await addPage('windows', 'Window functions', '# Window functions\n\nA window function is called with `rank() OVER(PARTITION BY depname)`: the rows of each department are ranked on their own.');
+  await addPage('report-as-pdf', 'Report as PDF', '# Report as PDF\n\nEach report can be saved as a PDF file from its menu.');
+  await addPage('column-aliases', 'Column aliases', '# Column aliases\n\nName an output column with `AS`: `SELECT total AS report_total`, shown as the report PDF column.');
   await addPage('overview', 'Overview', '# Overview\n\nThis overview lists what the dashboard shows.');
   await addPage('clauses', 'Clauses', '# Clauses\n\n## The LIMIT clause\n\nThe LIMIT clause caps the rows a query returns; each clause of a query is optional.');
   await addPage('subquery-expressions', 'Subquery expressions', '# Subquery expressions\n\nA subquery returns rows; the subquery may use the outer query. Each subquery is run once.');
@@ -221,6 +223,8 @@ describe('keywords in capitals', () => {
     // Typed with caps lock on, or "NOT" alone in capitals, which may be shouted: the same hits as in lower case.
     for (const query of ['WHERE DID THE ORDERS GO IN THE REPORT', 'which report is NOT grouped by where it went'])
       assert.deepEqual((await search(query)).map(slugOf), (await search(query.toLowerCase())).map(slugOf), query);
+    // Beside an acronym ("AS PDF"), not a word of SQL, "AS" is the English word: the page that saves a report as a PDF, not one that writes `AS`.
+    assert.equal(slugOf((await search('report AS PDF '))[0]), 'report-as-pdf');
     // One still being typed may be the start of a word: "FOR" of "FORMAT", "over" of "overview".
     assert.ok((await search('FOR')).some((hit) => slugOf(hit) === 'reports'));
     assert.equal(slugOf((await search('over'))[0]), 'overview');
