@@ -119,19 +119,22 @@ before(async () => {
     }
     await addPage(`parts-${index}`, `Glossary ${index}`, `# Glossary ${index}\n\n${partsOnly}`);
   }
-  await addPage('metals', 'Metals', '# Metals\n\nIron and copper oxidize in damp air: the oxidized surface is brown.');
-  await addPage('python-in-c', 'Embedding Python', '# Embedding Python\n\nEmbedding the interpreter in an application is described here.');
-  await addPage('partitioning', 'Table partitioning', '# Table partitioning\n\n## Partition pruning\n\nPartition pruning skips partitions a query cannot need.');
-  // SQL keywords are English stop words: only where the page writes them in capitals are they the keyword.
-  await addPage('grouping', 'Grouping rows', '# Grouping rows\n\n## The HAVING clause\n\n`HAVING` keeps the groups whose condition is true, after `GROUP BY`; `WHERE` filters rows before grouping.');
-  await addPage('subqueries', 'Subqueries', '# Subqueries\n\nA row is kept when its value is `NOT IN` the list the subquery returns.');
-  await addPage('windows', 'Window functions', '# Window functions\n\nA window function is called with `rank() OVER(PARTITION BY depname)`: the rows of each department are ranked on their own.');
-  await addPage('report-as-pdf', 'Report as PDF', '# Report as PDF\n\nEach report can be saved as a PDF file from its menu.');
-  await addPage('column-aliases', 'Column aliases', '# Column aliases\n\nName an output column with `AS`: `SELECT total AS report_total`, shown as the report PDF column.');
-  await addPage('overview', 'Overview', '# Overview\n\nThis overview lists what the dashboard shows.');
-  await addPage('clauses', 'Clauses', '# Clauses\n\n## The LIMIT clause\n\nThe LIMIT clause caps the rows a query returns; each clause of a query is optional.');
-  await addPage('subquery-expressions', 'Subquery expressions', '# Subquery expressions\n\nA subquery returns rows; the subquery may use the outer query. Each subquery is run once.');
-  await addPage('reports', 'Reports', '# Reports\n\nHaving grouped the orders, the report shows where each one went and what is not in stock, in any format.');
+  const pages: [slug: string, title: string, content: string][] = [
+    ['metals', 'Metals', '# Metals\n\nIron and copper oxidize in damp air: the oxidized surface is brown.'],
+    ['python-in-c', 'Embedding Python', '# Embedding Python\n\nEmbedding the interpreter in an application is described here.'],
+    ['partitioning', 'Table partitioning', '# Table partitioning\n\n## Partition pruning\n\nPartition pruning skips partitions a query cannot need.'],
+    // SQL keywords are English stop words: only where the page writes them in capitals are they the keyword.
+    ['grouping', 'Grouping rows', '# Grouping rows\n\n## The HAVING clause\n\n`HAVING` keeps the groups whose condition is true, after `GROUP BY`; `WHERE` filters rows before grouping.'],
+    ['subqueries', 'Subqueries', '# Subqueries\n\nA row is kept when its value is `NOT IN` the list the subquery returns.'],
+    ['windows', 'Window functions', '# Window functions\n\nA window function is called with `rank() OVER(PARTITION BY depname)`: the rows of each department are ranked on their own.'],
+    ['report-as-pdf', 'Report as PDF', '# Report as PDF\n\nEach report can be saved as a PDF file from its menu.'],
+    ['column-aliases', 'Column aliases', '# Column aliases\n\nName an output column with `AS`: `SELECT total AS report_total`, shown as the report PDF column.'],
+    ['overview', 'Overview', '# Overview\n\nThis overview lists what the dashboard shows.'],
+    ['clauses', 'Clauses', '# Clauses\n\n## The LIMIT clause\n\nThe LIMIT clause caps the rows a query returns; each clause of a query is optional.'],
+    ['subquery-expressions', 'Subquery expressions', '# Subquery expressions\n\nA subquery returns rows; the subquery may use the outer query. Each subquery is run once.'],
+    ['reports', 'Reports', '# Reports\n\nHaving grouped the orders, the report shows where each one went and what is not in stock, in any format.'],
+  ];
+  for (const page of pages) await addPage(...page);
 });
 after(() => server.stop());
 
