@@ -247,8 +247,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   }
   // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
   // question is about, so only a passage that holds it answers it; none does, so nothing of the pages is quoted.
-  const names = namesIn(input.question);
-  const unused = await wordsNeverUsed(db, input, contentWords.filter((word) => !names.has(word)), first.misspelt);
+  const unused = await wordsNeverUsed(db, input, { text: input.question, words: contentWords, misspelt: first.misspelt });
   if (unused.length > 0) return { sections: ranked.filter((hit) => holdsAll(hit, unused)).slice(0, limit), question };
   return { sections: ranked.slice(0, limit), question };
 }
@@ -279,21 +278,21 @@ function namesIn(text: string): Set<string> {
 }
 
 /**
- * The terms of the words of a question that no page of the widget's sources uses, when the
- * rest of it is in their words: not likely typos of words they use, nor a name ("my Shopify
- * store", the visitor's own tools), nor most of the question (one asked in another language),
- * nor the word still being typed (`typing`) when it is the start of one they use.
+ * The terms of the words (`words`, of `text`) of a question that no page of the widget's
+ * sources uses, when the rest of it is in their words: not likely typos of words they use
+ * (`misspelt`), nor a name in `text` ("my Shopify store", the visitor's own tools), nor most of
+ * the question (one asked in another language), nor the word still being typed (`typing`) when
+ * it is the start of one they use.
  */
 async function wordsNeverUsed(
   db: Queryable,
   input: { organisationId: string; sources: string[] },
-  words: string[],
-  misspelt: Map<string, string>,
-  typing?: string,
+  { text, words, misspelt, typing }: { text: string; words: string[]; misspelt: Map<string, string>; typing?: string },
 ): Promise<string[]> {
   const typo = typos(misspelt);
   const surelyTypo = (word: string) => typo.has(word) && (word.length >= MIN_TYPO_LETTERS || terms(typo.get(word)!).length === 0);
-  const plain = [...new Set(words.filter((word) => isVocabularyWord(word) && terms(word).length > 0 && !surelyTypo(word)))];
+  const names = namesIn(text);
+  const plain = [...new Set(words.filter((word) => !names.has(word) && isVocabularyWord(word) && terms(word).length > 0 && !surelyTypo(word)))];
   if (plain.length < 2) return [];
   const [stats] = await db.query<{ pages: number }>('SELECT coalesce(sum(pages), 0) AS pages FROM search_stats WHERE organisation_id = $1 AND source_id = ANY($2::text[])', [input.organisationId, input.sources]);
   if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];
@@ -398,9 +397,8 @@ export async function summarySections(
   // "fix leaking faucet": as for a question, a word the pages never use is what the query is about; a hit that lacks it
   // ("leaking" memory) is on screen, but a summary of it would answer another question.
   const last = parseQuery(input.query).at(-1);
-  const names = namesIn(input.query);
-  const words = contentQuery(input.query).split(/\s+/).filter((word) => word && !names.has(word));
-  const unused = await wordsNeverUsed(db, input, words, found.misspelt, last?.kind === 'prefix' ? last.text : undefined);
+  const words = contentQuery(input.query).split(/\s+/).filter(Boolean);
+  const unused = await wordsNeverUsed(db, input, { text: input.query, words, misspelt: found.misspelt, typing: last?.kind === 'prefix' ? last.text : undefined });
   const shown = found.hits.slice(0, SUMMARY_SECTIONS).filter((hit) => holdsAll(hit, unused));
   // A query of one word ("instlal") is read as the search read it: its hits are what the summary sits above.
   return { sections: await withMarkdown(db, shown), question: spelledAsPages(input.query, found) ?? input.query };

@@ -111,10 +111,9 @@ const CAPITAL_KEYWORDS = new Set('all and any as at between both by do each for 
  */
 export const KEYWORDS_ALONE = new Set('where having between over until while into'.split(' '));
 
-/** A keyword (CAPITAL_KEYWORDS) in capitals, as a token of a text or query writes it (`WHERE`, `(HAVING`), lowercased. */
-function capitalKeyword(token: string): string | undefined {
-  const word = /^[^\p{L}\p{N}_]*([A-Z]{2,})[^\p{L}\p{N}_]*$/u.exec(token)?.[1]?.toLowerCase();
-  return word !== undefined && CAPITAL_KEYWORDS.has(word) ? word : undefined;
+/** The word a token writes in capitals, with any punctuation around it (`WHERE`, `(HAVING`, `NULL,`), lowercased. */
+function inCapitals(token: string): string | undefined {
+  return /^[^\p{L}\p{N}_]*([A-Z]{2,})[^\p{L}\p{N}_]*$/u.exec(token)?.[1]?.toLowerCase();
 }
 
 /**
@@ -134,14 +133,9 @@ const SQL_WORDS = new Set(
 
 /** The keyword each of a text's tokens writes in capitals, lowercased: alone (KEYWORDS_ALONE), or beside a word of SQL in capitals (SQL_WORDS). */
 export function keywordsIn(tokens: string[]): (string | undefined)[] {
-  const sql = tokens.map((token) => {
-    const word = /^[^\p{L}\p{N}_]*([A-Z]{2,})[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
-    return word !== undefined && SQL_WORDS.has(word.toLowerCase());
-  });
-  return tokens.map((token, index) => {
-    const keyword = capitalKeyword(token);
-    return keyword && (KEYWORDS_ALONE.has(keyword) || sql[index - 1] || sql[index + 1]) ? keyword : undefined;
-  });
+  const words = tokens.map(inCapitals);
+  const sql = words.map((word) => word !== undefined && SQL_WORDS.has(word));
+  return words.map((word, index) => (word !== undefined && CAPITAL_KEYWORDS.has(word) && (KEYWORDS_ALONE.has(word) || sql[index - 1] || sql[index + 1]) ? word : undefined));
 }
 
 /** Whether a word is a keyword (CAPITAL_KEYWORDS), as a complete query of nothing else means it in any case ("having ", "is not "). */
@@ -252,7 +246,7 @@ export function identifierIn(piece: string): string | undefined {
 export const IDENTIFIER_MARK = '~';
 
 /**
- * The identifiers of a text, and the keywords it writes in capitals (capitalKeyword), as
+ * The identifiers of a text, and the keywords it writes in capitals (keywordsIn), as
  * tsvector input (`'~pg_hba.conf':1,2 '~work_mem':1 '~having':1`), one
  * position per occurrence up to a few: they carry their part's weight and count like
  * words in ranking. Identifiers hold no quote or backslash, so they need no escaping.

@@ -53,7 +53,8 @@ export function parseQuery(query: string): QueryChunk[] {
   // A keyword written in capitals ("WHERE", "HAVING") is one, unless the whole query is typed in capitals; a complete
   // query of nothing but keywords ("having ", "is not ") means them however it is written (being typed, "over" may be "overview").
   const keywords = typedInCapitals(input) ? [] : keywordsIn(typed);
-  const onlyKeywords = lastIsComplete && !keywords.some(Boolean) && pieces.every((piece) => isKeyword(piece.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')));
+  const bare = pieces.map((piece) => piece.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ''));
+  const onlyKeywords = lastIsComplete && !keywords.some(Boolean) && bare.every(isKeyword);
   // An identifier being typed (`shared_b`) stays whole: it begins identifiers as written.
   // Another last word joined by `_` or `-` (`x_y`) becomes its parts, only the last of them
   // a prefix: to_tsquery would make every part of `x_y:*` a prefix, and `x:*` matches half
@@ -69,7 +70,7 @@ export function parseQuery(query: string): QueryChunk[] {
     let chunk: QueryChunk;
     const identifier = identifierIn(piece);
     // A short one still being typed ("IN", "on") may be the start of a word ("INSERT", "online").
-    const keyword = isLast && !lastIsComplete && piece.length < MIN_KEYWORD_TYPED ? undefined : (keywords[index] ?? (onlyKeywords ? piece.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '') : undefined));
+    const keyword = isLast && !lastIsComplete && piece.length < MIN_KEYWORD_TYPED ? undefined : (keywords[index] ?? (onlyKeywords ? bare[index] : undefined));
     if (keyword) chunk = { text: keyword, kind: 'identifier', maxEdits: 0 };
     else if (identifier) chunk = { text: identifier, kind: isLast && !lastIsComplete ? 'identifier-prefix' : 'identifier', maxEdits: 0 };
     else if (hasUnspacedScript(piece)) chunk = { text: spaceUnspacedScripts(piece).trim(), kind: 'phrase', maxEdits: 0 };

@@ -253,10 +253,7 @@ function cutLongText(text: string): string[] {
  * titles, or, where no markdown was kept, its text is a long list of lines that end no sentence.
  */
 export function isNavigation(markdown: string, text: string): boolean {
-  if (markdown) {
-    const entries = navigationEntries(markdown);
-    return entries !== undefined && (entries.linked > 0.6 || (entries.nested && entries.titles >= TABLE_OF_CONTENTS_TITLES && entries.listed > 0.6));
-  }
+  if (markdown) return navigates(navigationEntries(markdown));
   // Without markdown: many short lines (titles), few of which end a sentence.
   const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
   if (lines.length < 40) return false;
@@ -275,7 +272,7 @@ export function isNavigation(markdown: string, text: string): boolean {
 export function isTableOfContents(markdown: string, text: string): boolean {
   if (markdown) {
     const entries = navigationEntries(markdown);
-    return entries !== undefined && (entries.links >= INDEXED_TABLE_OF_CONTENTS_ENTRIES || entries.titles >= INDEXED_TABLE_OF_CONTENTS_ENTRIES) && isNavigation(markdown, '');
+    return navigates(entries) && (entries!.links >= INDEXED_TABLE_OF_CONTENTS_ENTRIES || entries!.titles >= INDEXED_TABLE_OF_CONTENTS_ENTRIES);
   }
   if (!isNavigation('', text)) return false;
   const lines = text.split('\n').filter((line) => line.trim());
@@ -289,8 +286,21 @@ export function isTableOfContents(markdown: string, text: string): boolean {
  */
 const TITLE_LINE = /^[^\s={};<>#|][^={};<>#|]*(?<![:,\\])$/u;
 
+/** Whether a section's markdown, by its entries (navigationEntries), is mostly links or a long nested list of titles. */
+function navigates(entries: NavigationEntries | undefined): boolean {
+  return entries !== undefined && (entries.linked > 0.6 || (entries.nested && entries.titles >= TABLE_OF_CONTENTS_TITLES && entries.listed > 0.6));
+}
+
+interface NavigationEntries {
+  linked: number;
+  listed: number;
+  links: number;
+  titles: number;
+  nested: boolean;
+}
+
 /** The shares of a section's prose that are link text and short list items (titles), their counts, and whether a list is nested. */
-function navigationEntries(markdown: string): { linked: number; listed: number; links: number; titles: number; nested: boolean } | undefined {
+function navigationEntries(markdown: string): NavigationEntries | undefined {
   const prose = markdown.replace(/```[\s\S]*?```/g, '');
   if (prose.length < 200) return undefined;
   let linked = 0;
