@@ -22,7 +22,9 @@
  *   first, and only those when there are enough), so cost does not grow with the number of
  *   pages that mention a common word. Which of a common word's many sections are ranked is
  *   not a judgement of them: the body index is split into four buckets by page, and the
- *   first sections found, bucket by bucket, are taken.
+ *   first sections found, bucket by bucket, are taken. The bucket is a hash of the
+ *   section's url, not of its random id, so the same pages pushed in the same order into
+ *   two deployments are ranked from the same candidates.
  *
  * Here: a page's second and later sections are discounted, so one long page cannot fill
  * the list, and snippets are cut and escaped (snippet.ts).
@@ -67,6 +69,8 @@ interface SectionRow {
   pageId: string;
   source: string;
   url: string;
+  /** The section's place on its page: with the url and the source, what breaks a tie in score. */
+  position: number;
   title: string;
   path: string;
   text: string;
@@ -208,7 +212,7 @@ function diversify(rows: SectionRow[]): SectionRow[] {
         seen.set(row.pageId, repeats + 1);
         return { ...row, score: row.score * SAME_PAGE_DISCOUNT ** repeats };
       })
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+      .sort((a, b) => b.score - a.score || byCodeUnits(a.url, b.url) || a.position - b.position || byCodeUnits(a.source, b.source));
     // Scores stay decreasing down the list: a weaker tier is scaled under the last of the one above.
     const floor = ordered.at(-1)?.score;
     const top = ranked[0]?.score ?? 0;
@@ -218,11 +222,14 @@ function diversify(rows: SectionRow[]): SectionRow[] {
   return ordered;
 }
 
+/** Text in the order of its characters' codes (as the database's ties are broken, `COLLATE "C"`), not a locale's. */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** The most sections looked at for the names asked for by heading. */
 const HEADED_CANDIDATES = 200;
 
 /** Sections with their text, as rows of a hit found by its heading rather than ranked by the words searched. */
-const SECTIONS_WITH_TEXT = `SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.title, s.path, t.text, 1 AS score
+const SECTIONS_WITH_TEXT = `SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.position, s.title, s.path, t.text, 1 AS score
        FROM search_sections s JOIN search_section_texts t ON t.id = s.id`;
 
 /** A hit found by its heading has no searched words to highlight in its snippet. */

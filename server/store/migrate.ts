@@ -23,7 +23,8 @@ export function listMigrations(dir = migrationsDir()): { version: number; name: 
     .map((file) => ({ version: Number(file.slice(0, 3)), name: file, sql: readFileSync(join(dir, file), 'utf8') }));
 }
 
-export async function migrate(db: Db): Promise<number[]> {
+/** Applies the migrations not applied yet, up to version `last` (every one, by default); resolves to the versions applied. */
+export async function migrate(db: Db, last = Infinity): Promise<number[]> {
   const applied: number[] = [];
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -31,7 +32,7 @@ export async function migrate(db: Db): Promise<number[]> {
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version));
     for (const migration of listMigrations()) {
-      if (done.has(migration.version)) continue;
+      if (done.has(migration.version) || migration.version > last) continue;
       await tx.exec(migration.sql);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
       applied.push(migration.version);

@@ -1,0 +1,80 @@
+-- Which sections a search ranks no longer depends on the ids a push happened to draw. A
+-- common word's candidates are the first sections its body index gives, bucket by bucket
+-- (search_ranked, 002_search.sql); the bucket was a hash of the page id, which is random,
+-- so the same pages pushed into two deployments were ranked from different candidates and
+-- answered differently. The bucket is now a hash of the section's url, and ties in score
+-- are broken by url (byte order, as the server's own sort compares them), position and
+-- source, not by id. Within a bucket the first sections found are still those written
+-- first: the same pages pushed in the same order into empty databases rank alike.
+DROP INDEX search_sections_document_0;
+DROP INDEX search_sections_document_1;
+DROP INDEX search_sections_document_2;
+DROP INDEX search_sections_document_3;
+ALTER TABLE search_sections DROP COLUMN bucket;
+ALTER TABLE search_sections ADD COLUMN bucket smallint GENERATED ALWAYS AS (hashtext(url) & 3) STORED;
+CREATE INDEX search_sections_document_0 ON search_sections USING gin (document) WITH (fastupdate = off) WHERE bucket = 0;
+CREATE INDEX search_sections_document_1 ON search_sections USING gin (document) WITH (fastupdate = off) WHERE bucket = 1;
+CREATE INDEX search_sections_document_2 ON search_sections USING gin (document) WITH (fastupdate = off) WHERE bucket = 2;
+CREATE INDEX search_sections_document_3 ON search_sections USING gin (document) WITH (fastupdate = off) WHERE bucket = 3;
+
+DROP FUNCTION search_body_matches(integer, text, text[], tsquery, tsquery, text[]);
+CREATE FUNCTION search_body_matches(
+  p_bucket integer, p_organisation text, p_sources text[], p_match tsquery, p_index tsquery, p_exclude text[]
+) RETURNS TABLE (id text, page_id text, source_id text, url text, "position" integer, title text, path text, document tsvector)
+LANGUAGE sql STABLE AS $$
+  SELECT id, page_id, source_id, url, position, title, path, document FROM search_sections
+   WHERE bucket = p_bucket AND organisation_id = p_organisation AND source_id = ANY (p_sources)
+     AND document @@ coalesce(p_index, p_match) AND NOT (heading @@ p_match) AND NOT (id = ANY (p_exclude))
+     AND (p_index IS NULL OR ts_match_vq(document, p_match))
+$$;
+
+CREATE OR REPLACE FUNCTION search_ranked(
+  p_organisation text, p_sources text[], p_match tsquery, p_index tsquery, p_queries tsquery[], p_weights float8[],
+  p_phrase tsquery, p_exclude text[], p_limit integer, p_heading_candidates integer, p_headings_enough integer,
+  p_body_candidates integer, p_tier integer
+) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN (
+    WITH heading_candidate AS MATERIALIZED (
+      SELECT id, page_id, source_id, url, position, title, path, document FROM search_sections
+        WHERE organisation_id = p_organisation AND source_id = ANY (p_sources) AND heading @@ p_match
+          AND NOT (id = ANY (p_exclude))
+        LIMIT p_heading_candidates
+    ),
+    candidate AS (
+      SELECT * FROM heading_candidate
+      UNION ALL
+      (SELECT * FROM search_body_matches(0, p_organisation, p_sources, p_match, p_index, p_exclude)
+       UNION ALL SELECT * FROM search_body_matches(1, p_organisation, p_sources, p_match, p_index, p_exclude)
+       UNION ALL SELECT * FROM search_body_matches(2, p_organisation, p_sources, p_match, p_index, p_exclude)
+       UNION ALL SELECT * FROM search_body_matches(3, p_organisation, p_sources, p_match, p_index, p_exclude)
+        LIMIT CASE WHEN (SELECT count(*) FROM heading_candidate) >= p_headings_enough THEN 0 ELSE p_body_candidates END)
+    ),
+    scored AS (
+      SELECT candidate.id, candidate.page_id, candidate.source_id, candidate.url, candidate.position, candidate.title, candidate.path,
+             (
+                 coalesce(p_weights[1] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[1], 1), 0)
+               + coalesce(p_weights[2] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[2], 1), 0)
+               + coalesce(p_weights[3] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[3], 1), 0)
+               + coalesce(p_weights[4] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[4], 1), 0)
+               + coalesce(p_weights[5] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[5], 1), 0)
+               + coalesce(p_weights[6] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[6], 1), 0)
+               + coalesce(p_weights[7] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[7], 1), 0)
+               + coalesce(p_weights[8] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[8], 1), 0)
+               + coalesce(p_weights[9] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[9], 1), 0)
+               + coalesce(p_weights[10] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[10], 1), 0)
+               + coalesce(p_weights[11] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[11], 1), 0)
+               + coalesce(p_weights[12] * ts_rank('{0.1, 0.2, 0.5, 1.0}', candidate.document, p_queries[12], 1), 0)
+             ) * CASE WHEN candidate.document @@ p_phrase THEN 1.3 ELSE 1 END AS score
+        FROM candidate
+       ORDER BY score DESC, candidate.url COLLATE "C", candidate.position, candidate.source_id COLLATE "C"
+       LIMIT p_limit
+    )
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+             'id', scored.id, 'pageId', scored.page_id, 'source', scored.source_id, 'url', scored.url,
+             'position', scored.position, 'title', scored.title, 'path', scored.path, 'score', scored.score,
+             'text', texts.text, 'tier', p_tier)
+             ORDER BY scored.score DESC, scored.url COLLATE "C", scored.position, scored.source_id COLLATE "C"), '[]'::jsonb)
+      FROM scored JOIN search_section_texts texts ON texts.id = scored.id
+  );
+END $$;

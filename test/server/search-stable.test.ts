@@ -1,0 +1,69 @@
+/**
+ * The same pages give the same results. A word on more pages than a search ranks is ranked
+ * from a share of its sections; which share must not depend on the random ids that two
+ * deployments give the same pages, or a site would answer differently from its staging copy,
+ * nor on the version that wrote them.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { baseFixture, freshPostgresDatabase, onPostgres, startTestServer, type TestServer } from './harness.js';
+import { openDb } from '../../server/store/db.js';
+import { migrate } from '../../server/store/migrate.js';
+import { applyFixture } from '../../server/store/fixture.js';
+import { searchSections } from '../../server/search/search.js';
+
+/** More pages mention "ledger" than a search ranks (BODY_CANDIDATES in server/search/search.ts), none in a heading. */
+const PAGE_COUNT = 120;
+
+function fixtureWithLedgerPages() {
+  const fixture = baseFixture();
+  const docs = fixture.organisations[0]!.sources.find((source) => source.id === 'docs')!;
+  for (let index = 0; index < PAGE_COUNT; index++) {
+    // Pages of several lengths, and pages of the same length whose scores tie.
+    const filler = Array.from({ length: index % 7 }, (_, word) => `remark${word}`).join(' ');
+    docs.pages.push({
+      url: `https://acme.test/notes/${String(index).padStart(3, '0')}`,
+      title: `Note ${index}`,
+      content: `# Note ${index}\n\n## Details\n\nThe ledger keeps this entry. ${filler}`,
+    });
+  }
+  return fixture;
+}
+
+const servers: TestServer[] = [];
+before(async () => {
+  for (let copy = 0; copy < 2; copy++) servers.push(await startTestServer({ fixture: fixtureWithLedgerPages() }));
+});
+after(() => Promise.all(servers.map((server) => server.stop())));
+
+const LEDGER_QUERY = { query: 'ledger', limit: 20 };
+
+async function hitUrls(server: TestServer, query: string): Promise<string[]> {
+  const response = await server.request('POST', '/api/v1/acme/widgets/find/search', { token: 'ws_test_find', body: { ...LEDGER_QUERY, query } });
+  assert.equal(response.status, 200, response.text);
+  return response.json.hits.map((hit: { url: string }) => hit.url);
+}
+
+describe('stable results', () => {
+  test('two deployments of the same pages list the same hits, in the same order, for a word on more pages than are ranked', async () => {
+    const [first, second] = await Promise.all(servers.map((server) => hitUrls(server, 'ledger')));
+    assert.equal(first!.length, 20);
+    assert.deepEqual(second, first);
+  });
+
+  test('pages written by the version before stable results list the same hits once the database is upgraded', async () => {
+    const database = onPostgres ? await freshPostgresDatabase() : undefined;
+    const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: 'memory' });
+    try {
+      // Version 9 gave each page's sections a bucket by the page's random id.
+      await migrate(db, 9);
+      await applyFixture(db, fixtureWithLedgerPages());
+      assert.ok((await migrate(db)).includes(10), "the upgrade applies version 10");
+      const hits = await searchSections(db, { organisationId: 'acme', sources: ['docs'], ...LEDGER_QUERY });
+      assert.deepEqual(hits.map((hit) => hit.url), await hitUrls(servers[0]!, 'ledger'));
+    } finally {
+      await db.close();
+      await database?.drop();
+    }
+  });
+});
