@@ -169,6 +169,9 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const namesCall = named.some((name) => name.endsWith('()'));
   // Release notes tell what changed, not how things work: they answer only a question about versions.
   const asksAboutChanges = CHANGES_ASKED.test(input.question);
+  // A table row headed by a name the question names, called: its first cell starts with the name and its parameters,
+  // "`refund_age(month)`", or "`unnest` ( `anyarray` ) → …" with what it returns; not an option's "`timeout` (integer)".
+  const rowsNamed = named.map((name) => new RegExp(`^\\|\\s*\`?${escapeRegExp(name.replace(/\(\)$/, ''))}(?:\`?\\(|\`?\\s*\\([^|\\n]*\\)\\s*(?:→|->))`, 'im'));
   const entries = [...candidates.values()].map((entry) => ({
     ...entry,
     markdown: markdown.get(entry.hit.id) ?? '',
@@ -208,9 +211,10 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       const ownHeadingText = ownHeading(hit.section, { withParameters: true }) || hit.title;
       const defines = asksDefinition && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       const narrowEntry = asksDefinition && !namesIdentifier && isApiHeading(ownHeadingText);
-      // The entry of the API the question names is what it asks about; the first of them most.
+      // The entry of the API the question names is what it asks about; the first of them most. A reference table's
+      // row that the name heads ("| `unnest` ( `anyarray` ) → …") is its entry too, as a heading found by name is.
       const namedIndex = entriesNamed.findIndex((entry) => entry.id === hit.id);
-      const namedEntry = namedIndex === -1 ? 0 : namedIndex > 0 ? 0.2 : namesCall ? 1.2 : 0.5;
+      const namedEntry = namedIndex === -1 ? (rowsNamed.some((row) => row.test(markdown)) ? 0.5 : 0) : namedIndex > 0 ? 0.2 : namesCall ? 1.2 : 0.5;
       const score =
         coverage +
         0.6 * headingCoverage +

@@ -1383,3 +1383,29 @@ describe('a question that also tells', () => {
     assert.match(json.text, /^A lanyard is the cord a badge hangs from \[1\]\.$/);
   });
 });
+
+describe('a function named by a row of a reference table', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
+    // The table's section is long, so the word weighs little in it; short passages that mention the function rank above it by words.
+    const rows = ['roll_total', 'roll_open', 'roll_close', 'roll_merge', 'roll_split', 'roll_age', 'roll_owner', 'roll_trim', 'roll_sort']
+      .map((name) => `| \`${name}\` ( \`roll\` ) → \`roll\` Works on a roll the way its name says, for every payment of the roll and every month it covers. \`${name}(r)\` → r |`);
+    await addPage('roll-functions', 'Roll functions', ['# Roll functions', '', 'Table 9.1 lists the functions that work on rolls.', '', '| Function | Description |', '| --- | --- |', ...rows.slice(0, 5), '| `splay` ( `roll` ) → `setof payment` Expands a roll into a set of rows, one per payment. `splay(r)` → p1 p2 |', ...rows.slice(5)].join('\n'));
+    await addPage('from-clause', 'The FROM clause', '# The FROM clause\n\n## Functions in FROM\n\nA call of `SPLAY()` in FROM is treated like any other function that returns rows.');
+    await addPage('standard', 'Standard features', '# Standard features\n\nThe standard has `SPLAY()`; Acme has it as well.');
+    await addPage('roll-guide', 'Roll guide', '# Roll guide\n\n## Payments of a roll\n\nTo read every payment of a roll, splay it.');
+    // An option named like the function: its row gives a type, not parameters.
+    await addPage('roll-settings', 'Roll settings', '# Roll settings\n\n| Setting | Description |\n| --- | --- |\n| `splay` (integer) | How many rows a splay writes at once. |');
+  });
+  after(() => own.stop());
+
+  test('a bare function name is answered by the row that the name heads, not by passages that mention it', async () => {
+    for (const message of ['splay', 'What does splay do?']) {
+      const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } });
+      assert.equal(json.sources[0]?.url, 'https://acme.test/docs/roll-functions', `${message}: ${json.text}`);
+      assert.match(json.text, /Expands a roll into a set of rows, one per payment/, message);
+    }
+  });
+});
