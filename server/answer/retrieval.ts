@@ -193,10 +193,19 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const weightedShare = (have: (term: string) => boolean) =>
     totalRarity === 0 ? 0 : [...questionTerms].reduce((sum, term) => sum + (have(term) ? rarity.get(term)! : 0), 0) / totalRarity;
   const bestFused = Math.max(0, ...entries.map((entry) => entry.fused));
-  const ranked = entries
-    .map(({ hit, markdown, fused, titleTerms, headingTerms, bodyTerms, sentenceTerms, parentTerms }) => {
+  const covered = entries.map((entry) => ({
+    ...entry,
+    coverage: weightedShare((term) => entry.titleTerms.has(term) || entry.headingTerms.has(term) || entry.bodyTerms.has(term)),
+  }));
+  // A page that several candidates come from, each holding half the question or more, is about what it asks: the tutorial's
+  // sections on reading files, not the one parser option that mentions reading lines from a file.
+  const sectionsAbout = new Map<string, number>();
+  for (const { hit, coverage } of covered) if (coverage >= 0.5) sectionsAbout.set(hit.pageId, (sectionsAbout.get(hit.pageId) ?? 0) + 1);
+  const ranked = covered
+    .map(({ hit, markdown, fused, coverage, titleTerms, headingTerms, bodyTerms, sentenceTerms, parentTerms }) => {
       const parentCoverage = weightedShare((term) => parentTerms.has(term));
-      const coverage = weightedShare((term) => titleTerms.has(term) || headingTerms.has(term) || bodyTerms.has(term));
+      // 0 for a page's only such section, up to 1 from four.
+      const pageAbout = Math.min(1, Math.log2(sectionsAbout.get(hit.pageId) ?? 1) / 2);
       // The section's own heading naming the question counts most; the page title, shared by all its sections, less.
       const headingCoverage = weightedShare((term) => headingTerms.has(term));
       const titleCoverage = weightedShare((term) => titleTerms.has(term));
@@ -226,7 +235,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         (onThisPage ? 0.25 : 0) +
         (showsHow ? 0.2 : 0) +
         0.8 * defines +
-        namedEntry -
+        namedEntry +
+        0.1 * pageAbout -
         0.3 * offTopic -
         (narrowEntry ? 0.4 : 0) -
         (changes ? 0.5 : 0);

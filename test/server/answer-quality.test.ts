@@ -1409,3 +1409,39 @@ describe('a function named by a row of a reference table', () => {
     }
   });
 });
+
+describe('a page about the question', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
+    // Two sections say the same words; one is the only section of its page on the subject, the other one of a guide's several.
+    await addPage('a-hooks', 'Hooks', '# Hooks\n\n## Lines\n\nTo read a file line by line, use `for line in h`.');
+    await addPage('guide', 'Guide', [
+      '# Guide',
+      '',
+      '## Lines',
+      '',
+      'To read a file line by line, use `for line in f`.',
+      '',
+      '## Opening',
+      '',
+      'Open a file with `open()` before you read it.',
+      '',
+      '## Bytes',
+      '',
+      'Open a binary file in mode `rb` to read bytes.',
+      '',
+      '## Whole',
+      '',
+      '`f.read()` reads the whole file into one string.',
+    ].join('\n'));
+  });
+  after(() => own.stop());
+
+  test('of two passages that answer alike, the one on a page about the question comes first', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I read a file line by line?' } });
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/guide#lines', json.text);
+    assert.match(json.text, /for line in f/);
+  });
+});
