@@ -21,10 +21,10 @@
  *   to each other, counts 30% more. A bounded set of candidates is ranked (heading matches
  *   first, and only those when there are enough), so cost does not grow with the number of
  *   pages that mention a common word. Which of a common word's many sections are ranked is
- *   not a judgement of them: the body index is split into four buckets by page, and the
- *   first sections found, bucket by bucket, are taken. The bucket is a hash of the
- *   section's url, not of its random id, so the same pages pushed in the same order into
- *   two deployments are ranked from the same candidates.
+ *   not a judgement of them: the body index is split into four buckets, and the first
+ *   sections found, bucket by bucket, are taken. The bucket is a hash of the section's url,
+ *   not of a random id, so the same pages pushed in the same order into two deployments are
+ *   ranked from the same candidates.
  *
  * Here: a page's second and later sections are discounted, so one long page cannot fill
  * the list, and snippets are cut and escaped (snippet.ts).
