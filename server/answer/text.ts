@@ -6,7 +6,7 @@
  * without a dictionary.
  */
 import { PATH_SEPARATOR } from '../search/sections.js';
-import { keywordsIn, KEYWORDS_ALONE, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
+import { ASKING_AFTER_WHERE, keywordsIn, KEYWORDS_ALONE, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
 
 const STOP_WORDS = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both but by
@@ -159,7 +159,10 @@ export function keywordsInCapitals(text: string): string {
   if (!LONE_KEYWORD.test(marked) || typedInCapitals(text)) return marked;
   return marked.replace(LONE_KEYWORDS, '$&_');
 }
-const LONE_KEYWORD_SOURCE = String.raw`(?<![\p{L}\p{N}_-])(?:${[...KEYWORDS_ALONE].map((word) => word.toUpperCase()).join('|')})(?![\p{L}\p{N}_-])`;
+// "WHERE do I …?" asks where (ASKING_AFTER_WHERE), as the search reads it.
+const LONE_KEYWORD_SOURCE = String.raw`(?<![\p{L}\p{N}_-])(?:${[...KEYWORDS_ALONE]
+  .map((word) => (word === 'where' ? String.raw`WHERE(?![ \t]+(?:${ASKING_AFTER_WHERE.join('|')})(?![\p{L}\p{N}_-]))` : word.toUpperCase()))
+  .join('|')})(?![\p{L}\p{N}_-])`;
 const LONE_KEYWORD = new RegExp(LONE_KEYWORD_SOURCE, 'u');
 const LONE_KEYWORDS = new RegExp(LONE_KEYWORD_SOURCE, 'gu');
 

@@ -111,6 +111,12 @@ const CAPITAL_KEYWORDS = new Set('all and any as at between both by do each for 
  */
 export const KEYWORDS_ALONE = new Set('where having between over until while into'.split(' '));
 
+/**
+ * Words that, in lower case after "WHERE" in capitals, make it the question word: "WHERE do I
+ * find my key?", "WHERE is the log written?". No query language writes them after the keyword.
+ */
+export const ASKING_AFTER_WHERE = ['do', 'does', 'did', 'is', 'are', 'was', 'were', 'am', 'can', 'could', 'should', 'would', 'will', 'has', 'have'];
+
 /** The word a token writes in capitals, with any punctuation around it (`WHERE`, `(HAVING`, `NULL,`), lowercased. */
 function inCapitals(token: string): string | undefined {
   return /^[^\p{L}\p{N}_]*([A-Z]{2,})[^\p{L}\p{N}_]*$/u.exec(token)?.[1]?.toLowerCase();
@@ -135,7 +141,10 @@ const SQL_WORDS = new Set(
 export function keywordsIn(tokens: string[]): (string | undefined)[] {
   const words = tokens.map(inCapitals);
   const sql = words.map((word) => word !== undefined && SQL_WORDS.has(word));
-  return words.map((word, index) => (word !== undefined && CAPITAL_KEYWORDS.has(word) && (KEYWORDS_ALONE.has(word) || sql[index - 1] || sql[index + 1]) ? word : undefined));
+  const asksWhere = (index: number) => words[index] === 'where' && ASKING_AFTER_WHERE.includes(tokens[index + 1] ?? '');
+  return words.map((word, index) =>
+    word !== undefined && CAPITAL_KEYWORDS.has(word) && ((KEYWORDS_ALONE.has(word) && !asksWhere(index)) || sql[index - 1] || sql[index + 1]) ? word : undefined,
+  );
 }
 
 /** Whether a word is a keyword (CAPITAL_KEYWORDS), as a complete query of nothing else means it in any case ("having ", "is not "). */

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askingClauses, asQuestion, contentQuery, errorMessageIn, namedApis, questionAsked, questionClauses, withoutSubject } from '../../server/answer/text.js';
+import { askingClauses, asQuestion, contentQuery, errorMessageIn, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -62,6 +62,13 @@ test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing 
   const question = 'how do I sort a list of dicts, e.g. by a key (i.e. by one field), like os.path does?';
   assert.deepEqual(namedApis(question), ['os.path']);
   assert.equal(contentQuery(question), 'sort list dicts key field os.path');
+});
+
+test('"WHERE" in capitals before "do", "is" … asks where; before anything else it is the keyword', () => {
+  assert.equal(contentQuery('WHERE do I find my API key?'), contentQuery('where do I find my API key?'));
+  assert.deepEqual(terms('WHERE is the log written?'), terms('where is the log written?'));
+  assert.ok(contentQuery('Why does WHERE x = NULL return nothing?').split(' ').includes('WHERE'));
+  assert.ok(terms('Why does WHERE x = NULL return nothing?').includes('where_'));
 });
 
 test('the circumstances told first and the question asked after are each a clause, the question first', () => {

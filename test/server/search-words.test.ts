@@ -223,8 +223,8 @@ describe('keywords in capitals', () => {
 
   test('in lower case among other words, or typed in capitals throughout, they are stop words as before', async () => {
     for (const query of ['what is not in stock', 'report where orders went']) assert.equal(slugOf((await search(query))[0]), 'reports', query);
-    // Typed with caps lock on, or "NOT" alone in capitals, which may be shouted: the same hits as in lower case.
-    for (const query of ['WHERE DID THE ORDERS GO IN THE REPORT', 'which report is NOT grouped by where it went'])
+    // Typed with caps lock on, "NOT" alone in capitals, which may be shouted, or "WHERE" asking where: the same hits as in lower case.
+    for (const query of ['WHERE DID THE ORDERS GO IN THE REPORT', 'which report is NOT grouped by where it went', 'WHERE did the orders go in the report'])
       assert.deepEqual((await search(query)).map(slugOf), (await search(query.toLowerCase())).map(slugOf), query);
     // Beside an acronym ("AS PDF"), not a word of SQL, "AS" is the English word: the page that saves a report as a PDF, not one that writes `AS`.
     assert.equal(slugOf((await search('report AS PDF '))[0]), 'report-as-pdf');
