@@ -16,7 +16,7 @@
  * question or the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
-import { MAX_QUERY_CHARS, parseQuery } from '../search/query.js';
+import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
 import { completesWord, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, vocabularyPages, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
@@ -410,9 +410,8 @@ export async function summarySections(
   const found = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: input.query, limit: input.hits, language: input.language });
   // "fix leaking faucet": as for a question, a word the pages never use is what the query is about; a hit that lacks it
   // ("leaking" memory) is on screen, but a summary of it would answer another question.
-  const last = parseQuery(input.query).at(-1);
   const words = contentQuery(input.query).split(/\s+/).filter(Boolean);
-  const unused = await wordsNeverUsed(db, input, { text: input.query, words, misspelt: found.misspelt, typing: last?.kind === 'prefix' ? last.text : undefined });
+  const unused = await wordsNeverUsed(db, input, { text: input.query, words, misspelt: found.misspelt, typing: found.typing });
   const shown = found.hits.slice(0, SUMMARY_SECTIONS).filter((hit) => holdsAll(hit, unused));
   // A query of one word ("instlal") is read as the search read it: its hits are what the summary sits above.
   return { sections: await withMarkdown(db, shown), question: spelledAsPages(input.query, found) ?? input.query };

@@ -98,14 +98,20 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
  * read as another (`misspelt`: "decorater" → "decorator") with that spelling:
  * of its corrections one edit away (a swap of two neighbouring letters counting one), the one
  * the most hits hold, then the commonest. A rare word the pages do use is not among them, though the search also matched its
- * neighbours. Only a query with a correction is looked into.
+ * neighbours. Only a query with a correction is looked into. `typing`: the last word, when the
+ * query ends while it is still being typed (no space after it).
  */
-export async function searchSectionsSpelled(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; known: string[]; unknown: string[]; misspelt: Map<string, string> }> {
+export async function searchSectionsSpelled(
+  db: Queryable,
+  params: SearchParams,
+): Promise<{ hits: SectionHit[]; known: string[]; unknown: string[]; misspelt: Map<string, string>; typing?: string }> {
   const { hits, complete, chunks, groups } = await searchRun(db, params);
+  const last = chunks.at(-1);
+  const typing = last?.kind === 'prefix' ? last.text : undefined;
   const misspelt = new Map<string, string>();
   // A word being typed is one only when the search corrected it: else it may be the start of a word of the pages ("inst").
   const corrected = groups.filter((group) => group.corrections.length > 0 && ['plain', 'prefix'].includes(chunks[group.group - 1]?.kind ?? ''));
-  if (corrected.length === 0) return { hits, known: [], unknown: [], misspelt };
+  if (corrected.length === 0) return { hits, known: [], unknown: [], misspelt, typing };
   // Only words the vocabulary could hold are known or unknown: not "a" or "v2", which no page's vocabulary lists.
   const typed = chunks
     .filter((chunk, index) => chunk.kind === 'plain' || (chunk.kind === 'prefix' && corrected.some((group) => group.group === index + 1)))
@@ -124,7 +130,7 @@ export async function searchSectionsSpelled(db: Queryable, params: SearchParams)
     const [best] = near.sort((a, b) => b.held - a.held || b.pages - a.pages || (a.other < b.other ? -1 : 1));
     if (best) misspelt.set(word, best.other);
   }
-  return { hits, known: typed.filter((word) => pages.has(word)), unknown: typed.filter((word) => !pages.has(word)), misspelt };
+  return { hits, known: typed.filter((word) => pages.has(word)), unknown: typed.filter((word) => !pages.has(word)), misspelt, typing };
 }
 
 /** How many of the organisation's pages use each of these words, for those that some page uses. */

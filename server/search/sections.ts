@@ -253,8 +253,11 @@ function cutLongText(text: string): string[] {
  * titles, or, where no markdown was kept, its text is a long list of lines that end no sentence.
  */
 export function isNavigation(markdown: string, text: string): boolean {
-  if (markdown) return navigates(navigationEntries(markdown));
-  // Without markdown: many short lines (titles), few of which end a sentence.
+  return markdown ? navigates(navigationEntries(markdown)) : listsTitles(text);
+}
+
+/** Text without markdown that reads as navigation: many short lines (titles), few of which end a sentence. */
+function listsTitles(text: string): boolean {
   const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
   if (lines.length < 40) return false;
   const words = lines.reduce((sum, line) => sum + line.split(/\s+/).length, 0);
@@ -274,7 +277,7 @@ export function isTableOfContents(markdown: string, text: string): boolean {
     const entries = navigationEntries(markdown);
     return navigates(entries) && (entries!.links >= INDEXED_TABLE_OF_CONTENTS_ENTRIES || entries!.titles >= INDEXED_TABLE_OF_CONTENTS_ENTRIES);
   }
-  if (!isNavigation('', text)) return false;
+  if (!listsTitles(text)) return false;
   const lines = text.split('\n').filter((line) => line.trim());
   return lines.filter((line) => TITLE_LINE.test(line)).length >= 0.8 * lines.length;
 }
