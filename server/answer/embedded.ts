@@ -14,7 +14,7 @@
  */
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, CHANGES_ASKED, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isReleaseNotes, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -291,7 +291,9 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const covering = (wanted: Set<string>[]) => new Set(passages.filter((passage) => wanted.some((asked) => share(asked, passage.allTerms) >= MIN_COVERAGE)));
   let answerable = covering([required]);
   if (answerable.size === 0 && parts.length > 1) answerable = covering(parts.map((part) => new Set(part.filter((term) => required.has(term)))));
-  const answering = best(units.filter((unit) => answerable.has(unit.passage)), questionTerms);
+  const answeringFrom = (from: (passage: Passage) => boolean) => best(units.filter((unit) => answerable.has(unit.passage) && from(unit.passage)), questionTerms);
+  // Release notes tell what changed: they answer a question about versions, or one no other passage answers.
+  const answering = CHANGES_ASKED.test(input.question) ? answeringFrom(() => true) : (answeringFrom((passage) => !isReleaseNotes(passage.section)) ?? answeringFrom(() => true));
   if (!answering) return refusal;
   const first = answering.unit;
   // A passage headed by what is asked opens by saying what that is ("Transform a method into a class
@@ -331,6 +333,13 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       if (shown) lead.example = shown.example;
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
+  }
+  // A reference page's opening line names what is asked and says what for ("VACUUM — garbage-collect and optionally analyze a
+  // database"); its description, the passage retrieval puts after it, says what it does: its opening sentences follow.
+  const description = onlyNamesPurpose(lead.lead) && !lead.example ? passages[first.passage.rank + 1] : undefined;
+  if (description && description.section.pageId === first.passage.section.pageId) {
+    const told = openingSentences(description, units);
+    if (told) quoted.push({ passage: description, lead: told, terms: new Set([...terms(plainInline(told)), ...description.headingTerms]) });
   }
   // A question of two parts that the passage answers both of ("Why did … deadlock, and how do I avoid it?") is answered
   // for both from it: a part the quoted sentences say nothing of gets the passage's sentence for it, after the example.
@@ -425,6 +434,17 @@ function announcedExample(unit: Unit): { text: string; example: string } | undef
   const rest = paragraph.slice(leaningStart(paragraph, found));
   if (rest.length > 3 || !/:$/.test(rest.at(-1)!) || wordCount(rest.join(' ')) > LEAD_WORDS) return undefined;
   return { text: rest.join(' '), example: next.markdown };
+}
+
+/** A passage's opening sentences up to its first list or example, as far as they fit in OPENING_WORDS (the first whatever its length). */
+function openingSentences(passage: Passage, units: Unit[]): string | undefined {
+  if (passage.blocks[0]?.kind !== 'prose') return undefined;
+  let text = '';
+  for (const unit of units.filter((other) => other.passage === passage && other.block === 0)) {
+    if (!ENDS_SENTENCE.test(unit.text) || (text && wordCount(text) + unit.words > OPENING_WORDS)) break;
+    text = text ? `${text} ${unit.text}` : unit.text;
+  }
+  return text || undefined;
 }
 
 /** The most words of a passage's opening put before the sentence that answers. */
@@ -738,8 +758,6 @@ function tableRow(line: string, next: string | undefined, header: string[] | und
   return filled.map((cell) => (/[.!?:]$/.test(cell) || filled.length === 1 ? cell : `${cell}:`)).join(' ').replace(/:$/, '.');
 }
 
-/** A line naming something and saying what it does, a reference page's opening: "CREATE VIEW — define a new view". */
-const NAME_AND_PURPOSE = /^\S.*\s[—–]\s\S/;
 /** How much such a line counts in answering "How do I …?". */
 const NAME_AND_PURPOSE_FOR_HOW = 0.3;
 

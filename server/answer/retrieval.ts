@@ -18,13 +18,13 @@
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { completesWord, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, vocabularyPages, type SectionHit } from '../search/search.js';
+import { completesWord, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, isReleaseNotes, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -167,7 +167,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const namesIdentifier = named.length > 0;
   // A call ("What does zip() do?") names its entry more surely than a bare identifier in passing ("a dump made with pg_dump").
   const namesCall = named.some((name) => name.endsWith('()'));
-  // Release notes tell what changed, not how things work: they answer only a question about versions.
+  // Release notes tell what changed, not how things work: they answer only a question about versions, and
+  // otherwise come after every other passage ("How do I change the prefix?" is not answered by "The prefix can now be changed").
   const asksAboutChanges = CHANGES_ASKED.test(input.question);
   // A table row headed by a name the question names, called: its first cell starts with the name and its parameters,
   // "`refund_age(month)`", or "`unnest` ( `anyarray` ) → …" with what it returns; not an option's "`timeout` (integer)".
@@ -238,12 +239,11 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         namedEntry +
         0.1 * pageAbout -
         0.3 * offTopic -
-        (narrowEntry ? 0.4 : 0) -
-        (changes ? 0.5 : 0);
-      return { hit: { ...hit, markdown }, score, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
+        (narrowEntry ? 0.4 : 0);
+      return { hit: { ...hit, markdown }, score, changes, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
     .filter((entry) => entry.relevant)
-    .sort((a, b) => b.score - a.score)
+    .sort((a, b) => Number(a.changes) - Number(b.changes) || b.score - a.score)
     .map((entry) => entry.hit);
   // A glossary entry that only sends the reader on ("GIL: See global interpreter lock.") gives its place to where it sends them.
   for (let index = 0; index < Math.min(limit, ranked.length); index++) {
@@ -257,6 +257,17 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     else {
       if (later !== -1) ranked.splice(later, 1);
       ranked[index] = (await withMarkdown(db, [entry]))[0]!;
+    }
+  }
+  // "What does VACUUM do?": a reference page opens with a line that names it and says what for ("VACUUM — garbage-collect
+  // and optionally analyze a database"); its description, the first passage of prose after it, says what it does.
+  const purposeAt = ranked.slice(0, limit).findIndex((hit) => !hit.section && onlyNamesPurpose(plainInline(hit.markdown || hit.text)));
+  if (purposeAt !== -1) {
+    const description = await descriptionAfter(db, input.organisationId, ranked[purposeAt]!);
+    const at = description ? ranked.findIndex((other) => other.id === description.id) : -1;
+    if (description && (at === -1 || at > purposeAt + 1)) {
+      if (at !== -1) ranked.splice(at, 1);
+      ranked.splice(purposeAt + 1, 0, description);
     }
   }
   // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
@@ -365,9 +376,16 @@ export function respelled(question: string, typed: string, spelled: string): str
 /** A section that only refers to another by its heading (its markdown read as plain text): "See global interpreter lock.", "See also: method resolution order." */
 const CROSS_REFERENCE = /^See\s+(?:also\s*:?\s+)?([^\n.:]{2,80}?)\.?$/i;
 
-/** Release notes and changelogs ("Release 15.5", "What's New In Python 3.11"), by title or address. */
-function isReleaseNotes(hit: SectionHit): boolean {
-  return /\b(?:release notes?|release \d[\w.]*|changelog|change log|what[’']?s new)\b/i.test(hit.title) || /(?:^|\/)(?:release[-_]?notes?|releases?[-_]\d[\w.-]*|changelog|changes|whatsnew|news)(?:[/.]|$)/i.test(new URL(hit.url, 'http://x').pathname);
+/** How many sections after a page's opening are looked at for its description (a synopsis may come first). */
+const DESCRIPTION_WITHIN = 3;
+
+/** The first section after a page's opening that opens with prose saying something: a sentence, not a synopsis or a list. */
+async function descriptionAfter(db: Queryable, organisationId: string, opening: SectionHit): Promise<RetrievedSection | undefined> {
+  const following = await withMarkdown(db, await sectionsAfterOpening(db, { organisationId, pageId: opening.pageId, limit: DESCRIPTION_WITHIN }));
+  return following.find((section) => {
+    const first = (section.markdown || section.text).trimStart().split(/\n\s*\n/)[0] ?? '';
+    return !/^(?:`{3}|~{3}|[-*+]\s|\d+[.)]\s|\||#|>)/.test(first) && /[.!?](?:\s|$)/.test(plainInline(first));
+  });
 }
 
 /** Hits with the markdown of their sections, for quoting. */

@@ -278,6 +278,15 @@ export function headingTerms(heading: string): Set<string> {
 }
 
 /** "How do I …?", "How can I …?": asks to be shown. */
+/** A line naming something and saying what it does, a reference page's opening: "CREATE VIEW — define a new view". */
+export const NAME_AND_PURPOSE = /^\S.*\s[—–]\s\S/;
+
+/** Whether a text (plain, or markdown of one line) is only such a line, no sentence: what a reference page opens with before its description. */
+export function onlyNamesPurpose(text: string): boolean {
+  const line = text.trim();
+  return !line.includes('\n') && NAME_AND_PURPOSE.test(line) && !/[.!?:]$/.test(line);
+}
+
 export const HOW_ASKED = /^\s*how\b/i;
 
 /** "What is …?", "What does … do?", "What are …?" ("whats …", typed fast): asks for a definition. */
@@ -295,6 +304,11 @@ export function termsDoneWithout(question: string): Set<string> {
 
 /** A question about versions or what changed between them. */
 export const CHANGES_ASKED = /\b(?:releases?|released|versions?|changelog|what['’]?s new|new in|deprecated|(?:changed|added|removed) in|upgrad(?:e|ed|ing))\b|\b\d+\.\d+\b/i;
+
+/** Release notes and changelogs ("Release 15.5", "What's New In Python 3.11"), by title or address. */
+export function isReleaseNotes(hit: { title: string; url: string }): boolean {
+  return /\b(?:release notes?|release \d[\w.]*|changelog|change log|what[’']?s new)\b/i.test(hit.title) || /(?:^|\/)(?:release[-_]?notes?|releases?[-_]\d[\w.-]*|changelog|changes|whatsnew|news)(?:[/.]|$)/i.test(new URL(hit.url, 'http://x').pathname);
+}
 
 /** The share of a heading's words (numbers aside) that the question asks about: 1 when it names just that. */
 export function headingExactness(heading: Set<string>, asked: Iterable<string>): number {

@@ -295,6 +295,18 @@ export async function sectionHeaded(db: Queryable, params: { organisationId: str
   return row && toHit(row, NOTHING_HIGHLIGHTED);
 }
 
+/** The first `limit` sections of a page after its opening (the part before its first heading), in the page's order. */
+export async function sectionsAfterOpening(db: Queryable, params: { organisationId: string; pageId: string; limit: number }): Promise<SectionHit[]> {
+  const rows = await db.query<SectionRow>(
+    `${SECTIONS_WITH_TEXT}
+      WHERE s.organisation_id = $1 AND s.page_id = $2 AND s.path <> ''
+      ORDER BY s.position
+      LIMIT $3`,
+    [params.organisationId, params.pageId, params.limit],
+  );
+  return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
+}
+
 /** The last heading of a heading path, trimmed. */
 const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
 

@@ -1445,3 +1445,70 @@ describe('a page about the question', () => {
     assert.match(json.text, /for line in f/);
   });
 });
+
+describe('a reference page that opens with a name and its purpose', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
+    // A command's reference page, as man pages and the PostgreSQL manual write it: the name and what for, a synopsis,
+    // then a long description that says the name among many other words, so short passages elsewhere rank above it.
+    await addPage('reconcile', 'reconcile', [
+      '# reconcile',
+      '',
+      'reconcile — match payments to their invoices',
+      '',
+      '## Synopsis',
+      '',
+      '```',
+      'reconcile [option...] ledger',
+      '```',
+      '',
+      '## Description',
+      '',
+      '`reconcile` pairs every payment of a ledger with the invoice it settles. Payments it cannot pair are listed for review, and nothing is booked until you confirm them.',
+      '',
+      ...Array.from({ length: 12 }, (_, index) => `Rule ${index + 1} of the matching weighs amounts, dates, references, payers, currencies and fees of each entry in turn.`),
+      '',
+      '## Options',
+      '',
+      '`--dry-run`: show the pairs reconcile would make.',
+      '',
+      '## Notes',
+      '',
+      'reconcile can also be run from the ledger screen.',
+    ].join('\n'));
+    for (const [slug, text] of [['month-end', 'Run reconcile before you close the month.'], ['audits', 'Auditors ask when reconcile last ran.'], ['imports', 'An import is followed by reconcile.']])
+      await addPage(slug, slug.replace('-', ' '), `# ${slug}\n\n## Reconcile\n\n${text}`);
+  });
+  after(() => own.stop());
+
+  test('"What does … do?" is answered by the name and purpose line and then the description under it, both cited', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'What does reconcile do?' } });
+    assert.match(json.text, /^reconcile — match payments to their invoices \[1\]/, json.text);
+    assert.match(json.text, /`reconcile` pairs every payment of a ledger with the invoice it settles\. Payments it cannot pair are listed for review, and nothing is booked until you confirm them \[2\]/, json.text);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/reconcile', 'https://acme.test/docs/reconcile#description']);
+  });
+});
+
+describe('release notes that say the question\'s words', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
+    // The release notes and the guide that says how all hold every word of the question in one sentence; the release notes'
+    // titles and headings ("Changes") say them too, the guide's do not. There are more release notes than passages quoted.
+    for (const release of ['4.1', '4.2', '4.3', '4.4'])
+      await addPage(`release-notes/${release}`, `Release ${release}: invoice prefix`, `# Release ${release}: invoice prefix\n\n## Changes\n\nThe invoice prefix can now be changed by owners (${release}).`);
+    await addPage('settings', 'Settings', '# Settings\n\n## Numbering\n\nTo change the invoice prefix, type it under Settings › Numbering.');
+  });
+  after(() => own.stop());
+
+  test('come after the guide that says how, and answer a question about the release', async () => {
+    const how = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I change the invoice prefix?' } });
+    assert.equal(how.json.sources[0]?.url, 'https://acme.test/docs/settings#numbering', how.json.text);
+    assert.match(how.json.text, /^To change the invoice prefix, type it under Settings › Numbering/);
+    const changed = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'What changed about the invoice prefix in release 4.1?' } });
+    assert.equal(changed.json.sources[0]?.url, 'https://acme.test/docs/release-notes/4.1#changes', changed.json.text);
+  });
+});
