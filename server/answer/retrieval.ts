@@ -280,11 +280,19 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
 /**
  * The misspelt words the search read as a word of the pages that are typos of it: not one a
  * letter away from a question word ("bake", "make"), which is another word, unless it is that
- * word with its letters swapped ("wihch", "bewteen"), as question words are typed fast.
+ * word with its letters swapped ("wihch", "bewteen"), as question words are typed fast; nor a
+ * short word with one letter of the pages' word changed in its place ("tire", "time"), which
+ * is as likely another word too ("How do I change a flat tire?" is not about the time).
  */
 function typos(misspelt: Map<string, string>): Map<string, string> {
   const letters = (word: string) => [...word].sort().join('');
-  return new Map([...misspelt].filter(([typed, spelled]) => terms(spelled).length > 0 || letters(typed) === letters(spelled)));
+  return new Map(
+    [...misspelt].filter(([typed, spelled]) => {
+      if (letters(typed) === letters(spelled)) return true;
+      const changedInPlace = typed.length < MIN_TYPO_LETTERS && typed.length === spelled.length;
+      return terms(spelled).length > 0 && !changedInPlace;
+    }),
+  );
 }
 
 /** A typo this long or longer is surely one; a shorter word may be another a letter away ("rice", "price"), unless it is a question word's. */

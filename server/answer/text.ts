@@ -277,7 +277,6 @@ export function headingTerms(heading: string): Set<string> {
   return result;
 }
 
-/** "How do I …?", "How can I …?": asks to be shown. */
 /** A line naming something and saying what it does, a reference page's opening: "CREATE VIEW — define a new view". */
 export const NAME_AND_PURPOSE = /^\S.*\s[—–]\s\S/;
 
@@ -287,6 +286,7 @@ export function onlyNamesPurpose(text: string): boolean {
   return !line.includes('\n') && NAME_AND_PURPOSE.test(line) && !/[.!?:]$/.test(line);
 }
 
+/** "How do I …?", "How can I …?": asks to be shown. */
 export const HOW_ASKED = /^\s*how\b/i;
 
 /** "What is …?", "What does … do?", "What are …?" ("whats …", typed fast): asks for a definition. */

@@ -28,6 +28,7 @@ before(async () => {
     { url: 'https://acme.test/docs/freezing', title: 'Freezing a project', content: '# Freezing a project\n\nTo freeze a project, open its settings and choose Freeze. A frozen project keeps its pages but takes no changes.' },
     { url: 'https://acme.test/docs/reports', title: 'Reports', content: '# Reports\n\nRead the orders list to make a monthly report.' },
     { url: 'https://acme.test/docs/memory', title: 'Memory', content: '# Memory\n\nFix a leaking widget by calling `destroy()` when the page unloads.' },
+    { url: 'https://acme.test/docs/time', title: 'Time', content: '# Time\n\nChange the time printed on a flat invoice from the invoice settings.' },
     // Documentation of hundreds of pages: a word none of them uses says something then.
     ...Array.from({ length: 200 }, (_, index) => ({ url: `https://acme.test/docs/changelog/${index}`, title: `Changelog ${index}`, content: `# Changelog ${index}\n\nNothing else changed in this release.` })),
   );
@@ -110,6 +111,17 @@ test('a word a letter away from a question word is another word, not a typo: "ba
   const { json } = await ask('How do I bake bread for my monthly report?');
   assert.equal(json.text, NO_ANSWER.en);
   assert.deepEqual(json.sources, []);
+});
+
+test('a short word with one letter of a word of the pages changed is another word, not a typo: "flat tire" is not read as "flat time"', async () => {
+  const { json } = await ask('How do I change a flat tire?');
+  assert.equal(json.text, NO_ANSWER.en, json.text);
+  assert.deepEqual(json.sources, []);
+  // A longer word so changed is a typo, and so is a short one with two letters swapped.
+  for (const question of ['How do I change the time on a flat invoise?', 'How do I change the tiem on a flat invoice?']) {
+    const typo = await ask(question);
+    assert.match(typo.json.text, /^Change the time printed on a flat invoice/, `${question}\n${typo.json.text}`);
+  }
 });
 
 test('a word the pages never use is what the question is about: no page that lacks it answers, whatever else it shares', async () => {
