@@ -333,6 +333,16 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       if (shown) lead.example = shown.example;
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
+  } else if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && lead.example && ENDS_SENTENCE.test(supporting.unit.text)) {
+    // After a lead that announces its example, a later sentence that says more of the question than the lead, most of it
+    // ("… if the module is executed in the top-level code environment, its `__name__` is set to the string `'__main__'`."),
+    // follows the example.
+    const said = new Set(terms(plainInline(lead.lead)));
+    const saysMore = weightOf(questionTerms, (term) => supporting.unit.terms.has(term));
+    if (saysMore >= MIN_COVERAGE && saysMore > weightOf(questionTerms, (term) => said.has(term))) {
+      lead.more = supporting.unit.text;
+      for (const term of supporting.unit.terms) lead.terms.add(term);
+    }
   }
   // A reference page's opening line names what is asked and says what for ("VACUUM — garbage-collect and optionally analyze a
   // database"); its description, the passage retrieval puts after it, says what it does: its opening sentences follow.

@@ -1512,3 +1512,31 @@ describe('release notes that say the question\'s words', () => {
     assert.equal(changed.json.sources[0]?.url, 'https://acme.test/docs/release-notes/4.1#changes', changed.json.text);
   });
 });
+
+describe('a lead that announces its example, and a later sentence that says the rest', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    await pushPage(own, 'reports', 'Reports', [
+      '# Reports',
+      '',
+      "## status == 'scheduled'",
+      '',
+      "When a report is opened, `status` is set to the report's state. Usually this is the state shown in the list of reports:",
+      '',
+      '```python',
+      '>>> report.status',
+      "'draft'",
+      '```',
+      '',
+      "However, if the report is sent by the scheduler, its `status` is set to the string `'scheduled'`.",
+    ].join('\n'));
+  });
+  after(() => own.stop());
+
+  test('the later sentence follows the example when it says more of the question than the lead', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: "What does status == 'scheduled' mean?" } });
+    assert.match(json.text, /^When a report is opened, `status` is set to the report's state\./, json.text);
+    assert.ok(json.text.includes("```python\n>>> report.status\n'draft'\n```\n\nHowever, if the report is sent by the scheduler, its `status` is set to the string `'scheduled'` [1]."), json.text);
+  });
+});
