@@ -300,18 +300,10 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   // method"): its opening sentences go before a later one that answers, when they are short.
   const openingOf = (unit: Unit): string | undefined => {
     const opening = units.find((other) => other.passage === unit.passage && other.position === 0);
-    if (!opening || opening.block === unit.block || !isProse(opening) || opening.words > OPENING_WORDS || SIGNPOST.test(opening.text) || VERSION_NOTE.test(opening.text)) return undefined;
+    if (!opening || SIGNPOST.test(opening.text) || VERSION_NOTE.test(opening.text)) return undefined;
     if (weightOf(questionTerms, (term) => unit.passage.ownHeadingTerms.has(term)) < OPENING_ABOUT) return undefined;
-    // With the sentences after it in the opening paragraphs (up to the first list or example, and
-    // before the answering sentence's own paragraph, which is quoted in context), as far as they fit.
-    let text = opening.text;
-    const end = unit.passage.blocks.findIndex((block) => block.kind !== 'prose');
-    for (const next of units.filter((other) => other.passage === unit.passage && other.position > 0)) {
-      // Not a sentence announcing the example ("use this idiom:"), which is not quoted here.
-      if (next.block >= unit.block || (end !== -1 && next.block >= end) || wordCount(text) + next.words > OPENING_WORDS || !ENDS_SENTENCE.test(next.text)) break;
-      text = `${text} ${next.text}`;
-    }
-    return ENDS_SENTENCE.test(text) ? text : undefined;
+    // Before the answering sentence's own paragraph, which is quoted in context.
+    return openingSentences(unit.passage, units, unit.block);
   };
   const asked = { terms: questionTerms, asksHow, openingOf, showsError, explainsError };
   const quoted = [quote(first, asked)];
@@ -333,7 +325,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       if (shown) lead.example = shown.example;
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
-  } else if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && lead.example && ENDS_SENTENCE.test(supporting.unit.text)) {
+  } else if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && /:$/.test(lead.lead) && lead.example && ENDS_SENTENCE.test(supporting.unit.text)) {
     // After a lead that announces its example, a later sentence that says more of the question than the lead, most of it
     // ("… if the module is executed in the top-level code environment, its `__name__` is set to the string `'__main__'`."),
     // follows the example.
@@ -343,13 +335,6 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       lead.more = supporting.unit.text;
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
-  }
-  // A reference page's opening line names what is asked and says what for ("VACUUM — garbage-collect and optionally analyze a
-  // database"); its description, the passage retrieval puts after it, says what it does: its opening sentences follow.
-  const description = onlyNamesPurpose(lead.lead) && !lead.example ? passages[first.passage.rank + 1] : undefined;
-  if (description && description.section.pageId === first.passage.section.pageId) {
-    const told = openingSentences(description, units);
-    if (told) quoted.push({ passage: description, lead: told, terms: new Set([...terms(plainInline(told)), ...description.headingTerms]) });
   }
   // A question of two parts that the passage answers both of ("Why did … deadlock, and how do I avoid it?") is answered
   // for both from it: a part the quoted sentences say nothing of gets the passage's sentence for it, after the example.
@@ -363,10 +348,15 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       lead.more = lead.more ? `${lead.more} ${other.text}` : other.text;
       for (const term of other.terms) lead.terms.add(term);
     }
+  // A reference page's opening line names what is asked and says what for ("VACUUM — garbage-collect and optionally analyze a
+  // database"); its description, which retrieval puts right after it, says what it does: its opening sentences follow.
+  const following = passages[first.passage.rank + 1];
+  const description = !first.passage.section.section && onlyNamesPurpose(lead.lead) && !lead.example && following?.section.describesOpening ? following : undefined;
+  const described = description && openingSentences(description, units);
   // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
   const unanswered = parts.length > 1 ? parts.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
   if (unanswered.length > 0) {
-    const second = best(units.filter((unit) => unit.passage !== first.passage), unanswered)?.unit;
+    const second = best(units.filter((unit) => unit.passage !== first.passage && unit.passage !== description), unanswered)?.unit;
     if (second && weightOf(unanswered, (term) => second.terms.has(term) || second.passage.headingTerms.has(term)) >= MIN_PART_COVERAGE) {
       quoted.push(quote(second, asked));
       // Answered in the order the question asks.
@@ -377,6 +367,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       quoted.sort((a, b) => partOf(a) - partOf(b));
     }
   }
+  if (description && described) quoted.splice(quoted.indexOf(lead) + 1, 0, { passage: description, lead: described, terms: new Set([...terms(plainInline(described)), ...description.headingTerms]) });
   if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
   // "What is TOAST?" is told first what the abbreviation stands for, where a passage spells it out beside it ("TOAST (The
@@ -420,7 +411,7 @@ interface Quote {
   example?: string;
   /** Whether the example is the passage's steps or list rather than code. */
   steps?: boolean;
-  /** What the passage says to another part of the question, quoted after the example. */
+  /** What the passage says after the example: the rest of what is asked, or another part of the question. */
   more?: string;
   /** Terms of all that is quoted and of the passage's headings. */
   terms: Set<string>;
@@ -446,15 +437,22 @@ function announcedExample(unit: Unit): { text: string; example: string } | undef
   return { text: rest.join(' '), example: next.markdown };
 }
 
-/** A passage's opening sentences up to its first list or example, as far as they fit in OPENING_WORDS (the first whatever its length). */
-function openingSentences(passage: Passage, units: Unit[]): string | undefined {
-  if (passage.blocks[0]?.kind !== 'prose') return undefined;
-  let text = '';
-  for (const unit of units.filter((other) => other.passage === passage && other.block === 0)) {
-    if (!ENDS_SENTENCE.test(unit.text) || (text && wordCount(text) + unit.words > OPENING_WORDS)) break;
-    text = text ? `${text} ${unit.text}` : unit.text;
+/**
+ * A passage's opening: its first sentence, with the sentences after it in the opening paragraphs
+ * (up to the first list or example, and before block `before`), as far as they fit in
+ * OPENING_WORDS; not a sentence announcing an example ("use this idiom:"), which is not quoted here.
+ */
+function openingSentences(passage: Passage, units: Unit[], before = Infinity): string | undefined {
+  const own = units.filter((unit) => unit.passage === passage);
+  const opening = own.find((unit) => unit.position === 0);
+  if (!opening || opening.block >= before || !isProse(opening) || opening.words > OPENING_WORDS) return undefined;
+  let text = opening.text;
+  const end = passage.blocks.findIndex((block) => block.kind !== 'prose');
+  for (const next of own.filter((unit) => unit.position > 0)) {
+    if (next.block >= before || (end !== -1 && next.block >= end) || wordCount(text) + next.words > OPENING_WORDS || !ENDS_SENTENCE.test(next.text)) break;
+    text = `${text} ${next.text}`;
   }
-  return text || undefined;
+  return ENDS_SENTENCE.test(text) ? text : undefined;
 }
 
 /** The most words of a passage's opening put before the sentence that answers. */

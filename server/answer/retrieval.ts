@@ -45,6 +45,8 @@ export interface RetrievalInput {
 /** A retrieved section with its body as written. */
 export interface RetrievedSection extends SectionHit {
   markdown: string;
+  /** The description of the reference page whose opening line (a name and its purpose) is the section right before it. */
+  describesOpening?: boolean;
 }
 
 const PER_QUERY = 20;
@@ -167,8 +169,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const namesIdentifier = named.length > 0;
   // A call ("What does zip() do?") names its entry more surely than a bare identifier in passing ("a dump made with pg_dump").
   const namesCall = named.some((name) => name.endsWith('()'));
-  // Release notes tell what changed, not how things work: they answer only a question about versions, and
-  // otherwise come after every other passage ("How do I change the prefix?" is not answered by "The prefix can now be changed").
+  // Release notes tell what changed, not how things work: unless the question asks about versions, they rank lower, and
+  // after every passage that covers the question ("How do I change the prefix?" is not answered by "The prefix can now be changed").
   const asksAboutChanges = CHANGES_ASKED.test(input.question);
   // A table row headed by a name the question names, called: its first cell starts with the name and its parameters,
   // "`refund_age(month)`", or "`unnest` ( `anyarray` ) → …" with what it returns; not an option's "`timeout` (integer)".
@@ -202,7 +204,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // sections on reading files, not the one parser option that mentions reading lines from a file.
   const sectionsAbout = new Map<string, number>();
   for (const { hit, coverage } of covered) if (coverage >= 0.5) sectionsAbout.set(hit.pageId, (sectionsAbout.get(hit.pageId) ?? 0) + 1);
-  const ranked = covered
+  const scored = covered
     .map(({ hit, markdown, fused, coverage, titleTerms, headingTerms, bodyTerms, sentenceTerms, parentTerms }) => {
       const parentCoverage = weightedShare((term) => parentTerms.has(term));
       // 0 for a page's only such section, up to 1 from four.
@@ -239,12 +241,15 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         namedEntry +
         0.1 * pageAbout -
         0.3 * offTopic -
-        (narrowEntry ? 0.4 : 0);
-      return { hit: { ...hit, markdown }, score, changes, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
+        (narrowEntry ? 0.4 : 0) -
+        (changes ? 0.5 : 0);
+      return { hit: { ...hit, markdown }, score, changes, covers: !changes && coverage >= 0.5, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
     .filter((entry) => entry.relevant)
-    .sort((a, b) => Number(a.changes) - Number(b.changes) || b.score - a.score)
-    .map((entry) => entry.hit);
+    .sort((a, b) => b.score - a.score);
+  // Release notes come after every other passage that holds half the question or more, ahead of the rest.
+  const covering = scored.slice(0, scored.map((entry) => entry.covers).lastIndexOf(true) + 1);
+  const ranked = [...covering.filter((entry) => !entry.changes), ...covering.filter((entry) => entry.changes), ...scored.slice(covering.length)].map((entry): RetrievedSection => entry.hit);
   // A glossary entry that only sends the reader on ("GIL: See global interpreter lock.") gives its place to where it sends them.
   for (let index = 0; index < Math.min(limit, ranked.length); index++) {
     const hit = ranked[index]!;
@@ -261,14 +266,13 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   }
   // "What does VACUUM do?": a reference page opens with a line that names it and says what for ("VACUUM — garbage-collect
   // and optionally analyze a database"); its description, the first passage of prose after it, says what it does.
-  const purposeAt = ranked.slice(0, limit).findIndex((hit) => !hit.section && onlyNamesPurpose(plainInline(hit.markdown || hit.text)));
-  if (purposeAt !== -1) {
-    const description = await descriptionAfter(db, input.organisationId, ranked[purposeAt]!);
-    const at = description ? ranked.findIndex((other) => other.id === description.id) : -1;
-    if (description && (at === -1 || at > purposeAt + 1)) {
-      if (at !== -1) ranked.splice(at, 1);
-      ranked.splice(purposeAt + 1, 0, description);
-    }
+  // Both are quoted, so the line is looked for where its description fits after it.
+  const purposeAt = ranked.slice(0, limit - 1).findIndex((hit) => !hit.section && onlyNamesPurpose(plainInline(hit.markdown || hit.text)));
+  const description = purposeAt === -1 ? undefined : await descriptionAfter(db, input.organisationId, ranked[purposeAt]!);
+  if (description) {
+    const at = ranked.findIndex((other) => other.id === description.id);
+    if (at !== -1) ranked.splice(at, 1);
+    ranked.splice(at !== -1 && at < purposeAt ? purposeAt : purposeAt + 1, 0, { ...description, describesOpening: true });
   }
   // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
   // question is about, so only a passage that holds it answers it; none does, so nothing of the pages is quoted.
@@ -281,18 +285,36 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
  * The misspelt words the search read as a word of the pages that are typos of it: not one a
  * letter away from a question word ("bake", "make"), which is another word, unless it is that
  * word with its letters swapped ("wihch", "bewteen"), as question words are typed fast; nor a
- * short word with one letter of the pages' word changed in its place ("tire", "time"), which
- * is as likely another word too ("How do I change a flat tire?" is not about the time).
+ * short word with one letter of the pages' word changed in its place for one not next to it on
+ * the keyboard ("tire", "time"), which is as likely another word ("How do I change a flat
+ * tire?" is not about the time), while "fike" is "file" typed with a finger slipped.
  */
 function typos(misspelt: Map<string, string>): Map<string, string> {
   const letters = (word: string) => [...word].sort().join('');
   return new Map(
     [...misspelt].filter(([typed, spelled]) => {
       if (letters(typed) === letters(spelled)) return true;
-      const changedInPlace = typed.length < MIN_TYPO_LETTERS && typed.length === spelled.length;
-      return terms(spelled).length > 0 && !changedInPlace;
+      const changed = typed.length < MIN_TYPO_LETTERS && typed.length === spelled.length ? [...typed].findIndex((letter, index) => letter !== spelled[index]) : -1;
+      return terms(spelled).length > 0 && (changed === -1 || neighbouringKeys(typed[changed]!, spelled[changed]!));
     }),
   );
+}
+
+/** The rows of a QWERTY keyboard, each with how far it is set to the right of the top one, in keys. */
+const KEY_ROWS: [string, number][] = [
+  ['qwertyuiop', 0],
+  ['asdfghjkl', 0.25],
+  ['zxcvbnm', 0.75],
+];
+
+/** Whether two letters are keys next to each other on a QWERTY keyboard ("l" and "k", "e" and "d"). */
+function neighbouringKeys(a: string, b: string): boolean {
+  const place = (key: string) => {
+    const row = KEY_ROWS.findIndex(([keys]) => keys.includes(key));
+    return row === -1 ? undefined : { row, column: KEY_ROWS[row]![0].indexOf(key) + KEY_ROWS[row]![1] };
+  };
+  const [from, to] = [place(a), place(b)];
+  return from !== undefined && to !== undefined && a !== b && Math.abs(from.row - to.row) <= 1 && Math.abs(from.column - to.column) <= 1;
 }
 
 /** A typo this long or longer is surely one; a shorter word may be another a letter away ("rice", "price"), unless it is a question word's. */
@@ -412,6 +434,7 @@ export function groundingOf(sections: RetrievedSection[]): GroundingSection[] {
     section: hit.section,
     text: hit.text,
     markdown: hit.markdown,
+    ...(hit.describesOpening && { describesOpening: true }),
   }));
 }
 

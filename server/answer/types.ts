@@ -13,6 +13,8 @@ export interface GroundingSection {
   text: string;
   /** The body as written (fenced code with its language, inline code in backticks), for quoting; '' when not kept. */
   markdown: string;
+  /** The description of the reference page whose opening line, a name and its purpose, is the section right before it. */
+  describesOpening?: boolean;
 }
 
 /** One earlier turn of the conversation. */

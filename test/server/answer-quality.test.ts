@@ -1501,6 +1501,10 @@ describe('release notes that say the question\'s words', () => {
     for (const release of ['4.1', '4.2', '4.3', '4.4'])
       await addPage(`release-notes/${release}`, `Release ${release}: invoice prefix`, `# Release ${release}: invoice prefix\n\n## Changes\n\nThe invoice prefix can now be changed by owners (${release}).`);
     await addPage('settings', 'Settings', '# Settings\n\n## Numbering\n\nTo change the invoice prefix, type it under Settings › Numbering.');
+    // What only a release note says, among more passages that share a word with the question than are quoted.
+    await addPage('release-notes/4.5', 'Release 4.5', '# Release 4.5\n\n## Changes\n\nExports to Parquet were withdrawn: export to CSV and convert the file instead.');
+    for (const thing of ['reports', 'ledgers', 'payments', 'invoices', 'customers'])
+      await addPage(`${thing}-export`, `${thing} export`, `# Exporting ${thing}\n\n## Export\n\nExport ${thing} from the menu of their list.`);
   });
   after(() => own.stop());
 
@@ -1510,6 +1514,12 @@ describe('release notes that say the question\'s words', () => {
     assert.match(how.json.text, /^To change the invoice prefix, type it under Settings › Numbering/);
     const changed = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'What changed about the invoice prefix in release 4.1?' } });
     assert.equal(changed.json.sources[0]?.url, 'https://acme.test/docs/release-notes/4.1#changes', changed.json.text);
+  });
+
+  test('answer what no other passage covers', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'Why can I not export to Parquet?' } });
+    assert.match(json.text, /^Exports to Parquet were withdrawn: export to CSV and convert the file instead/, json.text);
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/release-notes/4.5#changes');
   });
 });
 

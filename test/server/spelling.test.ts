@@ -113,12 +113,12 @@ test('a word a letter away from a question word is another word, not a typo: "ba
   assert.deepEqual(json.sources, []);
 });
 
-test('a short word with one letter of a word of the pages changed is another word, not a typo: "flat tire" is not read as "flat time"', async () => {
+test('a short word with one letter of a word of the pages changed for one not next to it on the keyboard is another word, not a typo: "flat tire" is not read as "flat time"', async () => {
   const { json } = await ask('How do I change a flat tire?');
   assert.equal(json.text, NO_ANSWER.en, json.text);
   assert.deepEqual(json.sources, []);
-  // A longer word so changed is a typo, and so is a short one with two letters swapped.
-  for (const question of ['How do I change the time on a flat invoise?', 'How do I change the tiem on a flat invoice?']) {
+  // A longer word so changed is a typo, and so is a short one with two letters swapped, or with a letter changed for the key next to it.
+  for (const question of ['How do I change the time on a flat invoise?', 'How do I change the tiem on a flat invoice?', 'How do I change the tume on a flat invoice?']) {
     const typo = await ask(question);
     assert.match(typo.json.text, /^Change the time printed on a flat invoice/, `${question}\n${typo.json.text}`);
   }
