@@ -114,6 +114,9 @@ const announcesWhatFollows = (unit: Unit) => {
 const SIGNPOST =
   /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b|see\s+(?:also|(?:the\s+)?(?:section|chapter|table|figure|appendix|page|documentation|reference)|below|above)\b)/i;
 
+/** An entry of a definition list as a passage reads it, its term then its description: "`name` : The name of the new role." */
+const DEFINITION_ENTRY = /^[^.!?:]{1,80}\s:\s\S/;
+
 /** A bare note of the version that added what a passage describes ("New in version 3.7."): it says when, not what. */
 const VERSION_NOTE = /^(?:new|added|changed|deprecated) (?:in|since) version [\d.]*\d\.?$/i;
 
@@ -325,10 +328,11 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       if (shown) lead.example = shown.example;
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
-  } else if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && /:$/.test(lead.lead) && lead.example && ENDS_SENTENCE.test(supporting.unit.text)) {
+  } else if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && /:$/.test(lead.lead) && lead.example && ENDS_SENTENCE.test(supporting.unit.text) && !DEFINITION_ENTRY.test(supporting.unit.text)) {
     // After a lead that announces its example, a later sentence that says more of the question than the lead, most of it
     // ("… if the module is executed in the top-level code environment, its `__name__` is set to the string `'__main__'`."),
-    // follows the example.
+    // follows the example; not an entry of a list of terms ("Test Driven Development : A book by Kent Beck on writing tests
+    // before code."), which is a further reading, not the rest of the passage's point.
     const said = new Set(terms(plainInline(lead.lead)));
     const saysMore = weightOf(questionTerms, (term) => supporting.unit.terms.has(term));
     if (saysMore >= MIN_COVERAGE && saysMore > weightOf(questionTerms, (term) => said.has(term))) {

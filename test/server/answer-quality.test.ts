@@ -1541,6 +1541,22 @@ describe('a lead that announces its example, and a later sentence that says the 
       '',
       "However, if the report is sent by the scheduler, its `status` is set to the string `'scheduled'`.",
     ].join('\n'));
+    // The same, with further reading in a list of terms where the later sentence was.
+    await pushPage(own, 'ledgers', 'Ledgers', [
+      '# Ledgers',
+      '',
+      "## state == 'closed'",
+      '',
+      "When a ledger is opened, `state` is set to the ledger's state. Usually this is the state shown in the list of ledgers:",
+      '',
+      '```python',
+      '>>> ledger.state',
+      "'open'",
+      '```',
+      '',
+      'Closing ledgers',
+      ": A guide to the state a ledger is in once closed, and what 'closed' means for its entries.",
+    ].join('\n'));
   });
   after(() => own.stop());
 
@@ -1548,5 +1564,11 @@ describe('a lead that announces its example, and a later sentence that says the 
     const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: "What does status == 'scheduled' mean?" } });
     assert.match(json.text, /^When a report is opened, `status` is set to the report's state\./, json.text);
     assert.ok(json.text.includes("```python\n>>> report.status\n'draft'\n```\n\nHowever, if the report is sent by the scheduler, its `status` is set to the string `'scheduled'` [1]."), json.text);
+  });
+
+  test('an entry of a list of terms is further reading, not the rest of the answer', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: "What does state == 'closed' mean?" } });
+    assert.match(json.text, /^When a ledger is opened, `state` is set to the ledger's state\./, json.text);
+    assert.ok(json.text.trimEnd().endsWith("```python\n>>> ledger.state\n'open'\n```"), json.text);
   });
 });
