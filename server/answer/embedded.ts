@@ -371,7 +371,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       quoted.sort((a, b) => partOf(a) - partOf(b));
     }
   }
-  if (description && described) quoted.splice(quoted.indexOf(lead) + 1, 0, { passage: description, lead: described, terms: new Set([...terms(plainInline(described)), ...description.headingTerms]) });
+  if (description && described) quoted.splice(quoted.indexOf(lead) + 1, 0, quoteOf(description, described));
   if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
 
   // "What is TOAST?" is told first what the abbreviation stands for, where a passage spells it out beside it ("TOAST (The
@@ -522,6 +522,11 @@ function quote(
   // An API entry's sentence ("Deserialize s to a Python object") says what the entry does, not its name: the name goes first.
   const entry = apiEntry(passage.section);
   if (entry && !lead.includes(entry.name)) lead = `\`${entry.label}\`: ${lead}`;
+  return quoteOf(passage, lead, example, steps);
+}
+
+/** What is quoted from a passage, with the terms of all of it and of the passage's headings. */
+function quoteOf(passage: Passage, lead: string, example?: string, steps = false): Quote {
   return { passage, lead, example, steps, terms: new Set([...terms(plainInline(`${lead}\n${example ?? ''}`)), ...passage.headingTerms]) };
 }
 
