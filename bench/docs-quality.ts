@@ -23,7 +23,9 @@
  * phrases, case and white space folded, and one of the pages cited), the share of answers with
  * code whose fenced blocks are each byte-identical to a `<pre>` block of a page they cite, and
  * the share of off-topic questions refused with no sources (and how many in the visitor's
- * language, sent as `Accept-Language`).
+ * language, sent as `Accept-Language`). The fresh questions (bench/corpus/questions-<corpus>-fresh.json),
+ * written after the engine was tuned against the judged ones, are measured alike and printed
+ * apart: what a visitor asking something new meets.
  *
  *   node --import tsx bench/docs-quality.ts [--corpus postgres|python] [--verbose] [--runs 3]
  *
@@ -48,6 +50,7 @@ import {
   CORPORA,
   CORPUS_IDS,
   ensureCorpus,
+  loadFreshQuestionSet,
   loadQuestionSet,
   loadSearchSet,
   pathOf,
@@ -55,6 +58,7 @@ import {
   type Corpus,
   type CorpusId,
   type JudgedQuery,
+  type LoadedQuestionSet,
   UNLIMITED,
 } from './corpus/docs.js';
 import { percentile } from './figures.js';
@@ -106,6 +110,8 @@ export interface CorpusReport {
   ingestion: { seconds: number; pagesPerSecond: number };
   search: SearchReport;
   answers?: AnswerReport;
+  /** The same measures on the fresh questions, written after the engine was tuned against the judged ones (bench/corpus/docs.ts). */
+  fresh?: AnswerReport;
   /** The machine's load average (1 minute) when this corpus's measuring began and ended: server times are only as steady as that. */
   load: { start: number; end: number };
 }
@@ -401,8 +407,12 @@ export function fencedBlocks(markdown: string): string[] {
   return blocks;
 }
 
-async function measureAnswers(server: RunningServer, corpus: Corpus, options: { verbose: boolean; log: (line: string) => void }): Promise<AnswerReport | undefined> {
-  const loaded = loadQuestionSet(corpus.id);
+async function measureAnswers(
+  server: RunningServer,
+  corpus: Corpus,
+  loaded: LoadedQuestionSet | undefined,
+  options: { verbose: boolean; log: (line: string) => void },
+): Promise<AnswerReport | undefined> {
   if (!loaded) return undefined;
   const { file, set } = loaded;
   const anchorsOf = anchorsReader(corpus);
@@ -466,8 +476,18 @@ export async function runDocsQuality(options: DocsQualityOptions = {}): Promise<
       const pages = await storedPages(server, corpus);
       const judged = loadSearchSet(id);
       const searchReport = await measureSearch(server, corpus, pages, judged, { runs: options.runs ?? 3, verbose: Boolean(options.verbose), log });
-      const answers = await measureAnswers(server, corpus, { verbose: Boolean(options.verbose), log });
-      const report: CorpusReport = { corpus: id, name: corpus.name, pages: ingestion.pages, ingestion: { seconds: ingestion.seconds, pagesPerSecond: ingestion.pagesPerSecond }, search: searchReport, answers, load: { start: loadAtStart, end: loadavg()[0]! } };
+      const answers = await measureAnswers(server, corpus, loadQuestionSet(id), { verbose: Boolean(options.verbose), log });
+      const fresh = await measureAnswers(server, corpus, loadFreshQuestionSet(id), { verbose: Boolean(options.verbose), log });
+      const report: CorpusReport = {
+        corpus: id,
+        name: corpus.name,
+        pages: ingestion.pages,
+        ingestion: { seconds: ingestion.seconds, pagesPerSecond: ingestion.pagesPerSecond },
+        search: searchReport,
+        answers,
+        ...(fresh && { fresh }),
+        load: { start: loadAtStart, end: loadavg()[0]! },
+      };
       printCorpusReport(report, log);
       reports.push(report);
     }
@@ -502,12 +522,14 @@ export function printCorpusReport(report: CorpusReport, log: (line: string) => v
   }
   log(`  answers (${answers.file}, embedded engine): answered ${share(answers.answered, answers.questions)}; code blocks as on the page ${share(answers.codeIdentical, answers.withCode)}`);
   log(`  off-topic questions refused with no sources ${share(answers.refusedWithoutSources, answers.offTopic)}, in the visitor's language ${share(answers.refusedInLanguage, answers.offTopic)}`);
+  const { fresh } = report;
+  if (fresh) log(`  fresh questions (${fresh.file}, never tuned against): answered ${share(fresh.answered, fresh.questions)}; code blocks as on the page ${share(fresh.codeIdentical, fresh.withCode)}`);
 }
 
 /** The goals of the search and answer issues, per corpus. */
 export function docsGoals(report: DocsQualityReport): Goal[] {
   const goals: Goal[] = [];
-  for (const { name, search: s, answers } of report.corpora) {
+  for (const { name, search: s, answers, fresh } of report.corpora) {
     const points = (s.ours.successAt3 - s.minisearch.successAt3) * 100;
     goals.push(
       { name: `${name}: success@3 ≥ MiniSearch + 5 points`, met: points >= 5 - 1e-9, detail: `${pct(s.ours.successAt3)} vs ${pct(s.minisearch.successAt3)}` },
@@ -525,6 +547,11 @@ export function docsGoals(report: DocsQualityReport): Goal[] {
       { name: `${name}: quoted code identical to the page`, met: answers.codeIdentical === answers.withCode, detail: share(answers.codeIdentical, answers.withCode) },
       { name: `${name}: off-topic refused with no sources`, met: answers.refusedWithoutSources === answers.offTopic, detail: share(answers.refusedWithoutSources, answers.offTopic) },
     );
+    if (fresh)
+      goals.push(
+        { name: `${name}: ≥ 80% of fresh questions answered`, met: fresh.answered >= 0.8 * fresh.questions, detail: share(fresh.answered, fresh.questions) },
+        { name: `${name}: fresh quoted code identical`, met: fresh.codeIdentical === fresh.withCode, detail: share(fresh.codeIdentical, fresh.withCode) },
+      );
   }
   return goals;
 }

@@ -9,7 +9,9 @@
  * Judged search sets: bench/corpus/queries-<corpus>.json, `{ corpus, about, queries: [{ query,
  * kind, relevant }] }`. Judged answer sets: bench/corpus/questions-<corpus>.json, or
  * questions-<corpus>-sample.json while that file does not exist. Page paths in both are
- * relative to the corpus folder (`sql-vacuum.html`, `library/json.html`).
+ * relative to the corpus folder (`sql-vacuum.html`, `library/json.html`). Fresh answer sets,
+ * questions-<corpus>-fresh.json, are judged alike but were written after the engine was tuned
+ * against the judged sets, and are never used to tune it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -118,9 +120,28 @@ export function loadSearchSet(corpus: CorpusId): JudgedQuery[] {
   return queries;
 }
 
+/** A question set and the name of the file it was read from. */
+export interface LoadedQuestionSet {
+  file: string;
+  set: QuestionSet;
+}
+
 /** The judged answer set of a corpus, or its sample while the full set is not written; undefined when there is neither. */
-export function loadQuestionSet(corpus: CorpusId): { file: string; set: QuestionSet } | undefined {
-  for (const name of [`questions-${corpus}.json`, `questions-${corpus}-sample.json`]) {
+export function loadQuestionSet(corpus: CorpusId): LoadedQuestionSet | undefined {
+  return firstQuestionSet([`questions-${corpus}.json`, `questions-${corpus}-sample.json`]);
+}
+
+/**
+ * The corpus's fresh questions (questions-<corpus>-fresh.json), judged by the same rules but
+ * written after the engine was tuned against the judged set and never used to tune it: what a
+ * visitor asking something new meets. Undefined when there is none.
+ */
+export function loadFreshQuestionSet(corpus: CorpusId): LoadedQuestionSet | undefined {
+  return firstQuestionSet([`questions-${corpus}-fresh.json`]);
+}
+
+function firstQuestionSet(names: string[]): LoadedQuestionSet | undefined {
+  for (const name of names) {
     const file = join(HERE, name);
     if (existsSync(file)) return { file: name, set: JSON.parse(readFileSync(file, 'utf8')) as QuestionSet };
   }
