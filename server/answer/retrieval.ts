@@ -18,13 +18,13 @@
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { completesWord, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, type SectionHit } from '../search/search.js';
+import { completesWord, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, isReleaseNotes, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, isReleaseNotes, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -352,10 +352,23 @@ async function wordsNeverUsed(
   const [stats] = await db.query<{ pages: number }>('SELECT coalesce(sum(pages), 0) AS pages FROM search_stats WHERE organisation_id = $1 AND source_id = ANY($2::text[])', [input.organisationId, input.sources]);
   if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];
   const known = await vocabularyPages(db, input.organisationId, plain);
-  const unused = plain.filter((word) => !known.has(word));
+  // A word the pages use in another form ("sit" where they write "sits" or "sitting") is one they use.
+  const unused: string[] = [];
+  for (const word of plain.filter((word) => !known.has(word))) if (!(await usedInAnotherForm(db, input.organisationId, word))) unused.push(word);
   if (unused.length >= known.size) return [];
   const complete = typing === undefined || !unused.includes(typing) || !(await completesWord(db, input.organisationId, typing));
   return unused.filter((word) => complete || word !== typing).map((word) => terms(word)[0]!);
+}
+
+/** The most words starting like a word that are compared with it for another form of it. */
+const FORMS_LOOKED_AT = 50;
+
+/** Whether the pages use another form of `word` (one stemmed alike: "sits", "sitting" for "sit"). */
+async function usedInAnotherForm(db: Queryable, organisationId: string, word: string): Promise<boolean> {
+  const stemmed = stem(word);
+  // Forms start with the stem, but for a stem ending in a changed letter ("query", "queries").
+  const prefix = stemmed.slice(0, Math.max(3, stemmed.length - 1));
+  return (await wordsStartingWith(db, organisationId, prefix, FORMS_LOOKED_AT)).some((form) => form !== word && stem(form) === stemmed);
 }
 
 function holdsAll(hit: SectionHit, wanted: string[]): boolean {

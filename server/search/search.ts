@@ -148,6 +148,15 @@ export async function completesWord(db: Queryable, organisationId: string, prefi
   return row?.found === true;
 }
 
+/** Up to `limit` words some page uses that start with `prefix`, commonest first: the forms a word takes in the pages ("sits", "sitting"). */
+export async function wordsStartingWith(db: Queryable, organisationId: string, prefix: string, limit: number): Promise<string[]> {
+  const rows = await db.query<{ word: string }>(
+    'SELECT word FROM search_vocabulary WHERE organisation_id = $1 AND pages > 0 AND word >= $2 AND word < $2 || chr(1114111) ORDER BY pages DESC, word LIMIT $3',
+    [organisationId, prefix, limit],
+  );
+  return rows.map((row) => row.word);
+}
+
 /** Edits from one word to another, a swap of two neighbouring letters counting one (as the database's corrections count them). */
 function editDistance(from: string, to: string): number {
   const a = [...from];

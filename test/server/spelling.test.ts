@@ -29,6 +29,9 @@ before(async () => {
     { url: 'https://acme.test/docs/reports', title: 'Reports', content: '# Reports\n\nRead the orders list to make a monthly report.' },
     { url: 'https://acme.test/docs/memory', title: 'Memory', content: '# Memory\n\nFix a leaking widget by calling `destroy()` when the page unloads.' },
     { url: 'https://acme.test/docs/time', title: 'Time', content: '# Time\n\nChange the time printed on a flat invoice from the invoice settings.' },
+    { url: 'https://acme.test/docs/sessions', title: 'Idle sessions', content: '# Idle sessions\n\nSet session_timeout to end a session after it has been idle for that many minutes.' },
+    // "sit" only in another form: the pages use the word.
+    { url: 'https://acme.test/docs/queue', title: 'Queue', content: '# Queue\n\nA job sits in the queue until a worker takes it.' },
     // Documentation of hundreds of pages: a word none of them uses says something then.
     ...Array.from({ length: 200 }, (_, index) => ({ url: `https://acme.test/docs/changelog/${index}`, title: `Changelog ${index}`, content: `# Changelog ${index}\n\nNothing else changed in this release.` })),
   );
@@ -134,6 +137,12 @@ test('a word the pages never use is what the question is about: no page that lac
   // A name the pages never use is the visitor's own tool, not the subject.
   const named = await ask('How do I fix a leaking widget in Shopify?');
   assert.match(named.json.text, /^Fix a leaking widget by calling `destroy\(\)`/, named.json.text);
+});
+
+test('a word the pages use only in another form ("sits" for "sit") is a word they use: the page that answers need not hold it', async () => {
+  const { json } = await ask('How do I end sessions that sit idle?');
+  assert.match(json.text, /session_timeout/, json.text);
+  assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/sessions']);
 });
 
 test('a search summary leaves out a hit that lacks the word the pages never use, and reads the word still being typed as the start of one', async () => {
