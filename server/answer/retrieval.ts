@@ -334,7 +334,7 @@ function namesIn(text: string): Set<string> {
 
 /**
  * The terms of the words (`words`, of `text`) of a question that no page of the widget's
- * sources uses, when the rest of it is in their words: not likely typos of words they use
+ * sources uses in any form, when the rest of it is in their words: not likely typos of words they use
  * (`misspelt`), nor a name in `text` ("my Shopify store", the visitor's own tools), nor most of
  * the question (one asked in another language), nor the word still being typed (`typing`) when
  * it is the start of one they use.
