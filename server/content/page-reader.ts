@@ -55,9 +55,14 @@ const pending = new Map<number, Pending>();
 function readerWorker(): Worker | undefined {
   if (worker || workerFailed) return worker;
   try {
-    // The worker's file sits beside this one, as .ts under tsx and as .js once built.
-    const url = new URL(`./page-reader-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-    const started = new Worker(url);
+    // The worker's file sits beside this one, as .js once built and as .ts under tsx, whose
+    // loader a worker on Node 20 does not inherit: there the worker loads it through tsx's API.
+    const extension = extname(fileURLToPath(import.meta.url));
+    const url = new URL(`./page-reader-worker${extension}`, import.meta.url);
+    const started =
+      extension === '.ts'
+        ? new Worker(`import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true })
+        : new Worker(url);
     started.unref();
     started.on('message', ({ id, result, error }: { id: number; result?: ReadPageWrite; error?: string }) => {
       const waiting = pending.get(id);
