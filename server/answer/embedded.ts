@@ -240,6 +240,11 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const code = /^`([^`]+)`/.exec(unit.text)?.[1]?.toLowerCase();
     return code !== undefined && named.some((name) => name.test(code));
   };
+  // Where a passage's first entry of the named API is: a reference table lists functions in its own order, so an entry
+  // far down a long table is no less an answer than an opening sentence, though the first of several (`age(timestamp,
+  // timestamp)`, then `age(timestamp)`) comes first.
+  const firstEntryAt = new Map<Passage, number>();
+  for (const unit of units) if (!firstEntryAt.has(unit.passage) && entryOfNamed(unit)) firstEntryAt.set(unit.passage, unit.position);
   const best = (candidates: Unit[], wanted: string[]): { unit: Unit; score: number } | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
@@ -263,9 +268,10 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const about = weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term));
       // "What is a decorator?" is answered by the first sentence under the heading "decorator", which need not repeat it.
       const defines = definitional && unit.position === 0 && about > 0.99;
+      const isEntry = entryOfNamed(unit);
       // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
       const coverage =
-        (explains || entryOfNamed(unit) ? 1 : 0) +
+        (explains || isEntry ? 1 : 0) +
         (defines ? 1 + headingExactness(unit.passage.ownHeadingTerms, wanted) + (0.25 * followUp) / totalWeight : (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight);
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       const phrased = 1 + PAIR_WEIGHT * pairShare(unit);
@@ -278,7 +284,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
         signpost *
         (isProse(unit) || announcesWhatFollows(unit) ? 1 : LIST_ITEM) *
         phrased *
-        coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * unit.position)) * (1 / (1 + unit.passage.rank)) ** 0.6;
+        coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * (isEntry ? unit.position - firstEntryAt.get(unit.passage)! : unit.position))) * (1 / (1 + unit.passage.rank)) ** 0.6;
       if (!chosen || score > chosen.score) chosen = { unit, score };
     }
     return chosen;

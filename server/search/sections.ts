@@ -32,8 +32,9 @@ export interface Section {
   text: string;
   /**
    * The section's body as written (markdown, fenced code with its language), without its
-   * heading line: what answers quote code from. Empty for the parts of a section cut in
-   * pieces (answers then quote `text`).
+   * heading line: what answers quote code from. A long section's pieces each have their own
+   * (`cutLongSection`); empty only for a piece cut from one block longer than a section may be
+   * (answers then quote `text`).
    */
   markdown: string;
 }
@@ -142,16 +143,14 @@ export function splitSections(content: string, pageTitle: string, options: Split
   for (const part of raw) {
     const text = toPlainText(part.lines);
     if (!part.heading && !text) continue;
-    const pieces = cutLongText(text);
-    const markdown = pieces.length === 1 ? part.source.join('\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd() : '';
+    const pieces = text.length <= MAX_SECTION_CHARS ? [{ text, markdown: markdownOf(part.source) }] : cutLongSection(part.source);
     for (const piece of pieces) {
       sections.push({
         position: sections.length,
         heading: part.heading?.text ?? '',
         path: part.path,
         anchor: part.heading?.anchor ?? null,
-        text: piece,
-        markdown,
+        ...piece,
       });
     }
   }
@@ -225,6 +224,113 @@ function toPlainText(lines: BodyLine[]): string {
     out.push(plainInline(text).trimEnd());
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** A section's body as written, without the blank lines above it. */
+function markdownOf(source: string[]): string {
+  return source.join('\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+}
+
+/** Body lines as written to the lines of their plain text: fence lines dropped, the lines between them code. */
+function bodyLines(source: string[]): BodyLine[] {
+  const lines: BodyLine[] = [];
+  let fence: string | null = null;
+  for (const line of source) {
+    const fenceMatch = FENCE.exec(line);
+    if (fence !== null) {
+      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length) fence = null;
+      else lines.push({ text: line, code: true });
+    } else if (fenceMatch) fence = fenceMatch[1]!;
+    else lines.push({ text: line, code: false });
+  }
+  return lines;
+}
+
+/**
+ * The blocks of a section's body as written: paragraphs, lists and fenced code (blank lines
+ * inside a fence do not end it), and each row of a table, which carries the table's header
+ * and delimiter rows so that a piece starting with it is still a table.
+ */
+function blocksOf(source: string[]): { lines: string[]; header?: string[] }[] {
+  const blocks: { lines: string[]; header?: string[] }[] = [];
+  let current: string[] = [];
+  let fence: string | null = null;
+  let header: string[] | undefined;
+  const end = () => {
+    if (current.length > 0) blocks.push({ lines: current });
+    current = [];
+  };
+  for (let index = 0; index < source.length; index++) {
+    const line = source[index]!;
+    const fenceMatch = FENCE.exec(line);
+    if (fence !== null) {
+      current.push(line);
+      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length) fence = null;
+      continue;
+    }
+    if (fenceMatch) fence = fenceMatch[1]!;
+    const row = /^\s*\|/.test(line);
+    if (row && !header && TABLE_DELIMITER.test(source[index + 1] ?? '')) {
+      end();
+      header = [line, source[++index]!];
+      continue;
+    }
+    if (row && header) {
+      blocks.push({ lines: [line], header });
+      continue;
+    }
+    header = undefined;
+    if (line.trim() === '') end();
+    else current.push(line);
+  }
+  end();
+  return blocks;
+}
+
+/** A table's delimiter row, under its header row. */
+const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/**
+ * Cuts a section whose text is longer than MAX_SECTION_CHARS into pieces at its blocks, so
+ * each piece keeps its markdown (code fenced with its language, inline code in backticks) as
+ * a short section does; a table is cut between rows, each piece under the table's header. A
+ * single block longer than that is cut as text alone, without markdown.
+ */
+function cutLongSection(source: string[]): { text: string; markdown: string }[] {
+  const pieces: { text: string; markdown: string }[] = [];
+  let lines: string[] = [];
+  let length = 0;
+  // The table the piece ends in, whose next row goes on without its header.
+  let openTable: string[] | undefined;
+  const flush = () => {
+    if (lines.length > 0) pieces.push({ text: toPlainText(bodyLines(lines)), markdown: markdownOf(lines) });
+    lines = [];
+    length = 0;
+    openTable = undefined;
+  };
+  const adding = (block: { lines: string[]; header?: string[] }) => {
+    const continues = block.header !== undefined && block.header === openTable;
+    const body = continues ? block.lines : [...(block.header ?? []), ...block.lines];
+    // A row goes on the next line; another block after a blank one.
+    const separator = lines.length === 0 ? 0 : continues ? 1 : 2;
+    return { added: separator === 2 ? ['', ...body] : body, length: separator + toPlainText(bodyLines(body)).length };
+  };
+  for (const block of blocksOf(source)) {
+    let next = adding(block);
+    if (length + next.length > MAX_SECTION_CHARS && lines.length > 0) {
+      flush();
+      next = adding(block);
+    }
+    if (next.length > MAX_SECTION_CHARS) {
+      for (const text of cutLongText(toPlainText(bodyLines(next.added)))) pieces.push({ text, markdown: '' });
+      continue;
+    }
+    lines.push(...next.added);
+    length += next.length;
+    openTable = block.header;
+  }
+  flush();
+  return pieces;
 }
 
 /** Cuts text longer than MAX_SECTION_CHARS at paragraph (or else line, or else word) boundaries. */

@@ -4,7 +4,8 @@ import type { Queryable } from './db.js';
 /**
  * The markdown of sections by id (fenced code with its language, inline code in
  * backticks), for answers that quote code as the page has it. A section indexed before
- * markdown was kept, or cut from a long one, maps to ''.
+ * markdown was kept, or cut as text alone from one block longer than a section may be
+ * (search/sections.ts `cutLongSection`), maps to ''.
  */
 export async function readSectionMarkdown(db: Queryable, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();

@@ -1410,6 +1410,29 @@ describe('a function named by a row of a reference table', () => {
   });
 });
 
+describe('a function far down a long reference table', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    // A table of 300 functions, longer than a section may be (MAX_SECTION_CHARS), as the manual's tables of functions are:
+    // its section is cut into pieces. The function asked about is row 250, in the second piece.
+    const rows = Array.from({ length: 300 }, (_, index) => {
+      const name = index === 249 ? 'ledger_set' : `ledger_op_${index}`;
+      return `| \`${name}\` ( \`ledger\`, \`path\` \`text[]\` ) → \`ledger\` ${index === 249 ? 'Returns the ledger with the entry designated by path replaced by the new value.' : `Works on a ledger the way operation ${index} does, for every entry it holds.`} |`;
+    });
+    await pushPage(own, 'ledger-functions', 'Ledger functions', ['# Ledger functions', '', '## Processing ledgers', '', 'Table 9.2 lists the functions that process ledgers.', '', '| Function | Description |', '| --- | --- |', ...rows].join('\n'));
+    // A short passage that names the function in a sentence, as the manual's page on subscripting names `jsonb_set`.
+    await pushPage(own, 'ledger-subscripts', 'Ledger subscripts', '# Ledger subscripts\n\n## Subscripting\n\nNested entries follow the same rules as the `path` argument of the `ledger_set` function.');
+  });
+  after(() => own.stop());
+
+  test('is answered by its row, with its code in backticks, though the row is the table\'s 250th', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'ledger_set' } });
+    assert.match(json.text, /^`ledger_set` \( `ledger`, `path` `text\[\]` \) → `ledger` Returns the ledger with the entry designated by path replaced by the new value/, json.text);
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/ledger-functions#processing-ledgers');
+  });
+});
+
 describe('a page about the question', () => {
   let own: TestServer;
   before(async () => {
