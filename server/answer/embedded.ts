@@ -363,11 +363,17 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const following = passages[first.passage.rank + 1];
   const description = !first.passage.section.section && onlyNamesPurpose(lead.lead) && !lead.example && following?.section.describesOpening ? following : undefined;
   const described = description && openingSentences(description, units);
-  // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out.
-  const unanswered = parts.length > 1 ? parts.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
+  // A question of two parts ("install it and set the colour") may need a second passage for the part the first leaves out,
+  // not for a part it holds most of ("… and can I put count(*) in the where clause?" of a passage on WHERE and count
+  // that never says "put").
+  const leftOut = parts.filter((part) => weightOf(part, (term) => first.passage.allTerms.has(term)) < MIN_PART_COVERAGE);
+  const unanswered = parts.length > 1 ? leftOut.flat().filter((term) => !first.passage.allTerms.has(term)) : [];
   if (unanswered.length > 0) {
     const second = best(units.filter((unit) => unit.passage !== first.passage && unit.passage !== description), unanswered)?.unit;
-    if (second && weightOf(unanswered, (term) => second.terms.has(term) || second.passage.headingTerms.has(term)) >= MIN_PART_COVERAGE) {
+    // It answers the part when it holds most of what the first leaves out, and most of the part itself: not one word of it
+    // ("what happens when it gets bigger …" is not answered by "workloads that are bigger than shared_buffers").
+    const holds = (wanted: string[]) => second !== undefined && weightOf(wanted, (term) => second.terms.has(term) || second.passage.headingTerms.has(term)) >= MIN_PART_COVERAGE;
+    if (second && holds(unanswered) && holds(leftOut.flat())) {
       quoted.push(quote(second, asked));
       // Answered in the order the question asks.
       const partOf = (part: Quote) => {

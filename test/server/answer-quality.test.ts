@@ -932,6 +932,31 @@ describe('grounding and the embedded answer', () => {
     );
   });
 
+  test('a second passage is quoted only for a part the first leaves out, and only when it answers that part, not a word of it', () => {
+    const filters: GivenPassage = {
+      url: 'https://acme.test/docs/reports#filters',
+      title: 'Reports',
+      section: 'Filters',
+      markdown: 'The difference between `WHERE` and `HAVING`: `WHERE` filters rows before they are grouped, so its clause cannot hold `count(*)`; `HAVING` filters the groups after.',
+    };
+    // Holds the one word of the second part that the first passage does not ("put").
+    const folders: GivenPassage = { url: 'https://acme.test/docs/folders', title: 'Folders', markdown: 'Put a report in a folder to keep it.' };
+    const where = composeFrom('What is the difference between WHERE and HAVING, and can I put count(*) in the WHERE clause?', [filters, folders]);
+    assert.deepEqual(where.cited.map((section) => section.url), [filters.url], where.text);
+    assert.doesNotMatch(where.text, /folder/);
+
+    const storage: GivenPassage = {
+      url: 'https://acme.test/docs/disk-usage',
+      title: 'Disk usage',
+      markdown: 'Each ledger and index is stored in a separate disk file — possibly more than one file, if the file would exceed one gigabyte. File names are described in the next section.',
+    };
+    // What the first leaves out of the second part is "grows bigger": one holds "grow", another "bigger", neither the part.
+    const growth: GivenPassage = { url: 'https://acme.test/docs/growth', title: 'Growth', markdown: 'Accounts grow by one entry per payment.' };
+    const cache: GivenPassage = { url: 'https://acme.test/docs/cache', title: 'Cache settings', markdown: 'Flushing early often helps to reduce latency, but it can slow down workloads bigger than the cache.' };
+    const size = composeFrom('is each ledger stored in a single file on disk? what happens when it grows bigger than a gigabyte', [storage, growth, cache]);
+    assert.deepEqual(size.cited.map((section) => section.url), [storage.url], size.text);
+  });
+
   test('what the visitor wants to do without ("without restarting the server") need not be on the page that answers', () => {
     const markdown = ['Run the rotate command to replace the signing key:', '', '```sh', 'assist keys rotate --grace 1h', '```'].join('\n');
     const rotating = { url: 'https://acme.test/docs/keys#rotating', title: 'Keys', section: 'Rotating the signing key', markdown };
