@@ -8,6 +8,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { AnswerEngineError, type AnswerEngine, type GenerateInput, type GroundingSection, type Turn } from './types.js';
+import { closesFence } from '../content/markdown.js';
 
 export interface OpenAiEngineOptions {
   /** e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1` (Ollama). `/chat/completions` is appended. */
@@ -170,7 +171,7 @@ export function excerpt(markdown: string, max: number): string {
   for (const line of markdown.split('\n')) {
     if (offset + line.length > max) break;
     const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === null || (marker[0] === fence[0] && marker.length >= fence.length))) fence = fence === null ? marker : null;
+    if (marker && (fence === null || closesFence(marker, fence))) fence = fence === null ? marker : null;
     else if (fence === null && line.trim() === '') cut = offset;
     offset += line.length + 1;
   }

@@ -21,7 +21,7 @@
  * linear in the page's size.
  */
 import { walkHtml } from './html-events.js';
-import { atxHeading, customId, escapeBlockStart, escapeMarkdownText, plainInline } from './markdown.js';
+import { atxHeading, closesFence, customId, escapeBlockStart, escapeMarkdownText, plainInline } from './markdown.js';
 
 export interface HtmlReading {
   /** The main content as markdown. */
@@ -544,7 +544,7 @@ function withoutBlankRuns(lines: string[]): string[] {
   let fence: string | undefined;
   for (const line of lines) {
     const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker))) fence = fence === undefined ? marker : undefined;
+    if (marker && (fence === undefined || (closesFence(marker, fence) && line.trim() === marker))) fence = fence === undefined ? marker : undefined;
     else if (fence === undefined && line.trim() === '' && (kept.length === 0 || kept.at(-1)!.trim() === '')) continue;
     kept.push(line);
   }

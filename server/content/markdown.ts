@@ -8,6 +8,11 @@
 
 /** An opening code fence: three or more backticks or tildes, indented at most three spaces. */
 export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Whether a line's fence mark (`FENCE`'s group) closes the open `fence`: the same character, at least as many. */
+export function closesFence(mark: string | undefined, fence: string): boolean {
+  return mark !== undefined && mark[0] === fence[0] && mark.length >= fence.length;
+}
 const FRAGMENT_ID = /^[^\s{}]+$/;
 
 /**
@@ -61,7 +66,7 @@ export function firstHeading(markdown: string, maxLevel = 6): string | undefined
     const line = lines[index]!;
     const fenceMark = FENCE.exec(line)?.[1];
     if (fence !== undefined) {
-      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = undefined;
+      if (closesFence(fenceMark, fence)) fence = undefined;
       continue;
     }
     if (fenceMark) {

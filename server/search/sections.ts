@@ -17,7 +17,7 @@
  * syntax without backtracking regular expressions.
  */
 import type { PageFormat } from '../../wire/contract.js';
-import { atxHeading, customId, FENCE, plainInline } from '../content/markdown.js';
+import { atxHeading, closesFence, customId, FENCE, plainInline } from '../content/markdown.js';
 
 export interface Section {
   /** Order in the page, from 0. */
@@ -77,8 +77,8 @@ export function splitSections(content: string, pageTitle: string, options: Split
   const lines = withoutFrontMatter(content.replace(/\r\n?/g, '\n')).split('\n');
   const slugger = createSlugger();
   const stack: Heading[] = [];
-  // `lines` feed the plain text; `source` keeps every body line as written, fences included.
-  const raw: { heading?: Heading; path: string; lines: BodyLine[]; source: string[] }[] = [{ path: '', lines: [], source: [] }];
+  // `source` keeps every body line as written, fences included; the plain text is read from it (`bodyLines`).
+  const raw: { heading?: Heading; path: string; source: string[] }[] = [{ path: '', source: [] }];
   let fence: string | null = null;
 
   for (let index = 0; index < lines.length; index++) {
@@ -87,8 +87,7 @@ export function splitSections(content: string, pageTitle: string, options: Split
     const fenceMatch = FENCE.exec(line);
     if (fence !== null || fenceMatch) current.source.push(line);
     if (fence !== null) {
-      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length) fence = null;
-      else current.lines.push({ text: line, code: true });
+      if (closesFence(fenceMatch?.[1], fence)) fence = null;
       continue;
     }
     if (fenceMatch) {
@@ -105,15 +104,15 @@ export function splitSections(content: string, pageTitle: string, options: Split
     } else {
       // A setext underline turns the paragraph line above it into a heading (CommonMark).
       const next = lines[index + 1];
-      const previous = current.lines.at(-1);
-      if (next !== undefined && SETEXT_UNDERLINE.test(next) && isParagraphLine(line) && !(previous && !previous.code && isParagraphLine(previous.text))) {
+      // Outside a fence, the line before is body text or a closing fence, which is no paragraph line.
+      const previous = current.source.at(-1);
+      if (next !== undefined && SETEXT_UNDERLINE.test(next) && isParagraphLine(line) && !(previous !== undefined && isParagraphLine(previous))) {
         level = next.trim()[0] === '=' ? 1 : 2;
         headingSource = line;
         index++;
       }
     }
     if (level === 0) {
-      current.lines.push({ text: line, code: false });
       current.source.push(line);
       continue;
     }
@@ -121,7 +120,6 @@ export function splitSections(content: string, pageTitle: string, options: Split
     const written = customId(headingSource);
     const text = plainInline(written.text).trim();
     if (!text) {
-      current.lines.push({ text: line, code: false });
       current.source.push(line);
       continue;
     }
@@ -129,19 +127,19 @@ export function splitSections(content: string, pageTitle: string, options: Split
     while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
     const heading = { level, text, anchor };
     stack.push(heading);
-    raw.push({ heading, path: pathOf(stack, pageTitle), lines: [], source: [] });
+    raw.push({ heading, path: pathOf(stack, pageTitle), source: [] });
   }
 
   // A first heading that repeats the title, with nothing above it, is the top of the page:
   // it becomes the intro (no fragment, no section path) instead of a section of its own.
   const [intro, first] = raw;
-  if (first?.heading && sameText(first.heading.text, pageTitle) && !toPlainText(intro!.lines).trim()) {
-    raw.splice(0, 2, { path: '', lines: first.lines, source: first.source });
+  if (first?.heading && sameText(first.heading.text, pageTitle) && !toPlainText(bodyLines(intro!.source)).trim()) {
+    raw.splice(0, 2, { path: '', source: first.source });
   }
 
   const sections: Section[] = [];
   for (const part of raw) {
-    const text = toPlainText(part.lines);
+    const text = toPlainText(bodyLines(part.source));
     if (!part.heading && !text) continue;
     const pieces = text.length <= MAX_SECTION_CHARS ? [{ text, markdown: markdownOf(part.source) }] : cutLongSection(part.source);
     for (const piece of pieces) {
@@ -238,7 +236,7 @@ function bodyLines(source: string[]): BodyLine[] {
   for (const line of source) {
     const fenceMatch = FENCE.exec(line);
     if (fence !== null) {
-      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length) fence = null;
+      if (closesFence(fenceMatch?.[1], fence)) fence = null;
       else lines.push({ text: line, code: true });
     } else if (fenceMatch) fence = fenceMatch[1]!;
     else lines.push({ text: line, code: false });
@@ -265,7 +263,7 @@ function blocksOf(source: string[]): { lines: string[]; header?: string[] }[] {
     const fenceMatch = FENCE.exec(line);
     if (fence !== null) {
       current.push(line);
-      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length) fence = null;
+      if (closesFence(fenceMatch?.[1], fence)) fence = null;
       continue;
     }
     if (fenceMatch) fence = fenceMatch[1]!;
