@@ -236,15 +236,17 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   };
   // A table row that starts with the name asked about, as code ("`unnest` ( `anyarray` ) → …"), is its entry.
   const named = namedApis(input.question).map((name) => new RegExp(`^(?:[\\w.]*\\.)?${escapeRegExp(name.replace(/\(\)$/, ''))}(?![\\w.])`));
-  const entryOfNamed = (unit: Unit) => {
-    const code = /^`([^`]+)`/.exec(unit.text)?.[1]?.toLowerCase();
-    return code !== undefined && named.some((name) => name.test(code));
-  };
+  const entries = new Set(
+    units.filter((unit) => {
+      const code = /^`([^`]+)`/.exec(unit.text)?.[1]?.toLowerCase();
+      return code !== undefined && named.some((name) => name.test(code));
+    }),
+  );
   // Where a passage's first entry of the named API is: a reference table lists functions in its own order, so an entry
   // far down a long table is no less an answer than an opening sentence, though the first of several (`age(timestamp,
   // timestamp)`, then `age(timestamp)`) comes first.
   const firstEntryAt = new Map<Passage, number>();
-  for (const unit of units) if (!firstEntryAt.has(unit.passage) && entryOfNamed(unit)) firstEntryAt.set(unit.passage, unit.position);
+  for (const unit of entries) if (!firstEntryAt.has(unit.passage)) firstEntryAt.set(unit.passage, unit.position);
   const best = (candidates: Unit[], wanted: string[]): { unit: Unit; score: number } | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
@@ -268,7 +270,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const about = weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term));
       // "What is a decorator?" is answered by the first sentence under the heading "decorator", which need not repeat it.
       const defines = definitional && unit.position === 0 && about > 0.99;
-      const isEntry = entryOfNamed(unit);
+      const isEntry = entries.has(unit);
       // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
       const coverage =
         (explains || isEntry ? 1 : 0) +
