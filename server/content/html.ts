@@ -11,7 +11,8 @@
  *   DocBook `<div class="sect1" id>`), else an anchor inside it (`<a id>`, `<a name>`). A
  *   heading with none gets no `{#…}` and so no fragment: ids are never invented.
  * - API entries with an id (`<dt id="json.dumps">`, `<dt id="GUC-SHARED-BUFFERS">`) become
- *   headings one level below where they stand, so a hit can point at them.
+ *   headings one level below where they stand, so a hit can point at them. Text after such
+ *   a list belongs to the section the list stands in: its heading is written again before it.
  * - `<pre>` is fenced code, verbatim, with the language its classes name (`highlight-python3`,
  *   `language-ts`, `data-lang`); none when they name none. Inline `<code>` is a code span.
  *   Tables are pipe tables; definition lists keep their terms (definitions start with `: `).
@@ -118,6 +119,8 @@ interface DefinitionList {
   /** Level below which entries of lists nested in this one's definitions go. */
   base: number;
   hasEntry: boolean;
+  /** The heading line of the section the list stands in: what follows the list belongs to it again. */
+  owner: string | undefined;
 }
 
 interface HeadingCapture {
@@ -161,6 +164,11 @@ export function readHtml(html: string): HtmlReading {
   let heading: HeadingCapture | undefined;
   let table: TableCapture | undefined;
   let lastHeadingLevel = 1;
+  // The heading line of the section being written, and one to write again before what comes next: text after a list of
+  // API entries ("Table 20.3 explains the message severity levels …" after the last setting of "When to Log") belongs to
+  // the section the list stands in, not to its last entry.
+  let sectionHeading: string | undefined;
+  let resumedHeading: string | undefined;
   let title: string | undefined;
   let titleText: string | undefined;
   let language: string | undefined;
@@ -178,7 +186,14 @@ export function readHtml(html: string): HtmlReading {
   const blankLine = () => {
     if (lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
   };
+  const resume = () => {
+    if (resumedHeading === undefined) return;
+    blankLine();
+    lines.push(resumedHeading, '');
+    resumedHeading = undefined;
+  };
   const emitBlock = (blockLines: string[]) => {
+    resume();
     if (containers.length === 0) blankLine();
     for (const line of blockLines) lines.push(prefix() + line);
   };
@@ -242,8 +257,9 @@ export function readHtml(html: string): HtmlReading {
     if (!text || !/\S/.test(plainInline(text))) return;
     const id = [capture.ownId, capture.containerId, capture.innerId].find((candidate) => candidate && FRAGMENT_ID.test(candidate));
     blankLine();
-    lines.push(`${'#'.repeat(capture.level)} ${text}${id ? ` {#${id}}` : ''}`);
-    lines.push('');
+    sectionHeading = `${'#'.repeat(capture.level)} ${text}${id ? ` {#${id}}` : ''}`;
+    resumedHeading = undefined;
+    lines.push(sectionHeading, '');
     if (!capture.entry) lastHeadingLevel = capture.level;
   };
 
@@ -255,6 +271,7 @@ export function readHtml(html: string): HtmlReading {
     let longest = 0;
     for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
     const fence = '`'.repeat(Math.max(3, longest + 1));
+    resume();
     blankLine();
     lines.push(`${fence}${block.language ?? ''}`, ...text.split(/\r\n?|\n/), fence, '');
   };
@@ -268,6 +285,7 @@ export function readHtml(html: string): HtmlReading {
     const render = (row: string[]) => `| ${Array.from({ length: width }, (_, index) => row[index] ?? '').join(' | ')} |`;
     const out = [render(rows[0]!), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(render)];
     // A table's lines are never indented: a pipe table inside a list item is not portable.
+    resume();
     blankLine();
     lines.push(...out, '');
   };
@@ -374,7 +392,7 @@ export function readHtml(html: string): HtmlReading {
         flush();
         const parent = definitionLists[definitionLists.length - 1];
         const base = parent ? (parent.hasEntry ? parent.entryLevel : parent.base) : lastHeadingLevel;
-        frame.definitionList = { entryLevel: Math.min(6, base + 1), base, hasEntry: false };
+        frame.definitionList = { entryLevel: Math.min(6, base + 1), base, hasEntry: false, owner: sectionHeading };
         definitionLists.push(frame.definitionList);
         return;
       }
@@ -484,6 +502,11 @@ export function readHtml(html: string): HtmlReading {
       if (frame.definitionList) {
         flush();
         definitionLists.pop();
+        const { hasEntry, owner } = frame.definitionList;
+        if (hasEntry && owner !== undefined && owner !== sectionHeading) {
+          sectionHeading = owner;
+          resumedHeading = owner;
+        }
       }
       if (frame.idEntry) idEntries.pop();
       if (BLOCKS.has(name) || name === 'li' || name === 'dt' || name === 'dd') flush();

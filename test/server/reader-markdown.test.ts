@@ -129,3 +129,56 @@ test('an HTML page written without a language takes its <html lang>; a raw crawl
   });
   assert.equal(patched.json.title, 'Proxy & Firewall');
 });
+
+test('text after a list of API entries belongs to the section the list stands in, not to its last entry', async () => {
+  // DocBook: the settings of "When to Dig", then a paragraph and a table of the section's own.
+  const docbook =
+    '<html><head><title>19.8. Digging</title></head><body><div class="sect1" id="DIG"><h2>19.8. Digging</h2>' +
+    '<div class="sect2" id="DIG-WHEN"><h3>19.8.2. When to Dig</h3><div class="variablelist"><dl class="variablelist">' +
+    '<dt id="GUC-DIG-MIN"><code class="varname">dig_min_depth</code> (<code>integer</code>)</dt><dd><p>Sets how deep a burrow starts.</p></dd>' +
+    '<dt id="GUC-DIG-PROGRESS"><code class="varname">dig_progress_interval</code> (<code>integer</code>)</dt><dd><p>How often progress is told.</p></dd>' +
+    '</dl></div><p>Table 19.3 explains the soil hardness grades.</p>' +
+    '<table><tr><th>Grade</th><th>Soil</th></tr><tr><td>SAND</td><td>loose quartzite grains</td></tr></table></div></div></body></html>';
+  // Sphinx: a function entry, then a paragraph of the section; a class whose own text goes on after its method.
+  const sphinx =
+    '<html><head><title>zeb — Burrows</title></head><body><div role="main"><section id="zeb-burrows"><h1>zeb — Burrows</h1>' +
+    '<section id="files"><h2>Files</h2><dl class="py function"><dt class="sig" id="zeb.open">zeb.open(path)</dt><dd><p>Open a burrow.</p></dd></dl>' +
+    '<p>The following flags tell zeb.open how to treat marmalade tunnels.</p>' +
+    '<dl class="py class"><dt class="sig" id="zeb.Burrow">class zeb.Burrow</dt><dd><p>A burrow.</p>' +
+    '<dl class="py method"><dt class="sig" id="zeb.Burrow.dig">dig()</dt><dd><p>Dig deeper.</p></dd></dl>' +
+    '<p>Burrows compare equal when their quokka counts match.</p></dd></dl></section></section></div></body></html>';
+  const pages = [
+    { url: 'https://acme.test/docs/runtime-config-dig.html', content: docbook },
+    { url: 'https://acme.test/docs/zeb.html', content: sphinx },
+  ];
+  for (const { url, content } of pages) {
+    const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url, format: 'html', content } });
+    assert.equal(response.status, 201, response.text);
+  }
+  const landsOn = async (query: string) => {
+    const response = await server.request('POST', '/api/v1/acme/widgets/find/search', { token: 'ws_test_find', body: { query } });
+    assert.equal(response.status, 200, response.text);
+    const hit = (response.json.hits as { url: string }[]).find((candidate) => pages.some((page) => candidate.url.startsWith(page.url)));
+    assert.ok(hit, `"${query}" finds its page: ${response.text}`);
+    return hit.url;
+  };
+  assert.equal(await landsOn('soil hardness grades'), 'https://acme.test/docs/runtime-config-dig.html#DIG-WHEN');
+  assert.equal(await landsOn('loose quartzite'), 'https://acme.test/docs/runtime-config-dig.html#DIG-WHEN', 'the table too');
+  assert.equal(await landsOn('marmalade tunnels'), 'https://acme.test/docs/zeb.html#files');
+  assert.equal(await landsOn('quokka counts'), 'https://acme.test/docs/zeb.html#zeb.Burrow', 'a class entry goes on after its methods');
+  assert.equal(await landsOn('dig progress interval'), 'https://acme.test/docs/runtime-config-dig.html#GUC-DIG-PROGRESS', 'entries keep their own');
+
+  // The section is headed again where its text goes on, and nothing of the page is lost or doubled.
+  const { markdown } = readHtml(docbook);
+  const sections = splitSections(markdown, '19.8. Digging', { format: 'html' });
+  assert.deepEqual(
+    sections.map((section) => [section.anchor, section.text]),
+    [
+      ['DIG-WHEN', ''],
+      ['GUC-DIG-MIN', 'Sets how deep a burrow starts.'],
+      ['GUC-DIG-PROGRESS', 'How often progress is told.'],
+      ['DIG-WHEN', sections.at(-1)!.text],
+    ],
+  );
+  assert.match(sections.at(-1)!.text, /^Table 19\.3 explains the soil hardness grades\.\s+Grade.*SAND.*loose quartzite grains/s);
+});
