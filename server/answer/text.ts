@@ -545,7 +545,8 @@ export function errorStretches(message: string): string[] {
   const parts = longest.split(' ');
   if (parts.length < 6) return [longest];
   const middle = Math.ceil(parts.length / 2);
-  return [longest, parts.slice(0, middle).join(' '), parts.slice(middle).join(' ')];
+  // A half of question words only ("there is no" of "there is no transaction in progress") is in any page.
+  return [longest, ...[parts.slice(0, middle), parts.slice(middle)].map((half) => half.join(' ')).filter((half) => terms(half).length > 0)];
 }
 
 /** The share of `wanted` found in `have` (0 when nothing is wanted). */

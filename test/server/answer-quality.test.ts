@@ -986,6 +986,12 @@ describe('grounding and the embedded answer', () => {
     }
   });
 
+  test('a pasted error is not taken as shown by a page that says a half of it made of question words only ("there is no")', () => {
+    const closing = { url: 'https://acme.test/docs/close', title: 'CLOSE', markdown: 'Issuing `CLOSE` when no ledger is open does nothing: the ledger stays in progress.' };
+    const archiving = { url: 'https://acme.test/docs/archiving', title: 'Archiving', markdown: 'An archived ledger is read-only: there is no need to close it first, and no warning is given.' };
+    assertAnswer('WARNING:  there is no ledger in progress', [closing, archiving], 'Issuing `CLOSE` when no ledger is open does nothing: the ledger stays in progress [1].', [closing]);
+  });
+
   test('a pasted error is shown by the example that shows it, not by the next example after the sentence explaining it', () => {
     const markdown = [
       'When a payout exceeds the daily cap, it is refused:',
