@@ -70,7 +70,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     configs.set(`${page.organisationId}\n${page.sourceId}\n${config}`, [page.organisationId, page.sourceId, config]);
     // NFC, so a word typed on one keyboard matches the same word stored decomposed.
     const title = page.title.normalize('NFC');
-    const indexedTitle = spaceUnspacedScripts(title);
+    const indexedTitle = spaceUnspacedScripts(withNameWords(title));
     const titleIdentifiers = identifierVector(title);
     for (const section of page.sections ?? pageSections(page.content, title, page.format)) {
       // A table of contents lists every title of the documentation: found by its words, it would be a hit for any query,
@@ -90,7 +90,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
       columns.markdown.push(section.markdown);
       columns.config.push(config);
       columns.indexedTitle.push(indexedTitle);
-      columns.indexedPath.push(spaceUnspacedScripts(section.path));
+      columns.indexedPath.push(spaceUnspacedScripts(withNameWords(section.path)));
       const lead = split === -1 ? body : body.slice(0, split);
       const rest = split === -1 ? '' : body.slice(split + 2);
       columns.lead.push(spaceUnspacedScripts(lead));
@@ -203,3 +203,21 @@ export function sectionUrl(pageUrl: string, anchor: string | null): string {
     return `${pageUrl.split('#')[0]}#${encodeURIComponent(anchor)}`;
   }
 }
+
+/**
+ * A title or heading with the last word of each dotted name in it added: PostgreSQL's parser
+ * reads `os.path.exists` as one token, so without it the heading `os.path.exists(path)` holds
+ * no word "exists" and "check if a file exists" cannot find it by its heading, nor "delete a
+ * file" `os.remove`. The name itself stays searchable as written (identifierVector).
+ */
+function withNameWords(text: string): string {
+  const words = [...text.matchAll(DOTTED_NAME)].map((match) => match[1]!);
+  return words.length > 0 ? `${text} ${words.join(' ')}` : text;
+}
+
+/**
+ * A name of parts joined by full stops (`os.path.exists`, `sqlite3.connect`; not `3.11`), with
+ * its last part when that is one word: `sqlite3.SQLITE_DENY` would give every constant of a
+ * module a heading about "sqlite" and "deny".
+ */
+const DOTTED_NAME = /(?<![\p{L}\p{N}_.])[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*\.(\p{L}[\p{L}\p{N}]*)(?![\p{L}\p{N}_.])/gu;

@@ -1,6 +1,7 @@
 /**
  * How search matches words on documentation: identifiers as written (`pg_hba.conf`,
- * `__init__`, `os.path.join`), found whole and ranked where they are defined; every
+ * `__init__`, `os.path.join`), found whole and ranked where they are defined, and a heading's
+ * dotted name by its last word ("exists" of `os.path.exists`); every
  * prefix of a word the pages use, letter by letter; and a misspelt word corrected.
  */
 import { after, before, describe, test } from 'node:test';
@@ -133,6 +134,9 @@ before(async () => {
     ['clauses', 'Clauses', '# Clauses\n\n## The LIMIT clause\n\nThe LIMIT clause caps the rows a query returns; each clause of a query is optional.'],
     ['subquery-expressions', 'Subquery expressions', '# Subquery expressions\n\nA subquery returns rows; the subquery may use the outer query. Each subquery is run once.'],
     ['reports', 'Reports', '# Reports\n\nHaving grouped the orders, the report shows where each one went and what is not in stock, in any format.'],
+    // An entry's name is its heading's last word ("exists" of `os.path.exists`), which its text need not say again.
+    ['library-pathnames', 'pathnames — Pathname manipulations', '# pathnames — Pathname manipulations\n\n## pathnames.exists(path)\n\nReturn `True` if path refers to a path that is there, or to an open file descriptor.'],
+    ['locks', 'Locks', '# Locks\n\nA lock file exists while the server runs, and the file is removed when it stops.'],
   ];
   for (const page of pages) await addPage(...page);
 });
@@ -170,6 +174,13 @@ describe('identifiers as written', () => {
     for (const [query, slug] of cases) {
       const hits = await search(query);
       assert.equal(slugOf(hits[0]), slug, `"${query}" should find ${slug} first, got ${hits.map(slugOf).join(', ')}`);
+    }
+  });
+
+  test('the last part of a dotted name in a heading is a word of it: "file exists" finds `pathnames.exists(path)`', async () => {
+    for (const query of ['file exists', 'exists']) {
+      const hits = await search(query);
+      assert.equal(hits[0]?.url, 'https://acme.test/docs/library-pathnames#pathnamesexistspath', `"${query}": ${hits.map((hit) => hit.url).join(', ')}`);
     }
   });
 
