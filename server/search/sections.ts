@@ -214,7 +214,7 @@ function toPlainText(lines: BodyLine[]): string {
     }
     if (/^ {0,3}\[[^\]]+\]:\s+\S+/.test(line)) continue;
     if (/^ {0,3}([-*_])( *\1){2,} *$/.test(line)) continue;
-    if (line.includes('|') && line.includes('-') && /^[\s:|-]*$/.test(line)) continue;
+    if (isTableDelimiter(line)) continue;
     let text = line
       .replace(/^ {0,3}(> ?)+/, '')
       .replace(/^\s*(?:[-*+:]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, '');
@@ -268,7 +268,7 @@ function blocksOf(source: string[]): { lines: string[]; header?: string[] }[] {
     }
     if (fenceMatch) fence = fenceMatch[1]!;
     const row = /^\s*\|/.test(line);
-    if (row && !header && TABLE_DELIMITER.test(source[index + 1] ?? '')) {
+    if (row && !header && isTableDelimiter(source[index + 1] ?? '')) {
       end();
       header = [line, source[++index]!];
       continue;
@@ -285,8 +285,10 @@ function blocksOf(source: string[]): { lines: string[]; header?: string[] }[] {
   return blocks;
 }
 
-/** A table's delimiter row, under its header row. */
-const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+/** A table's delimiter row, under its header row (`| --- | :-: |`). */
+function isTableDelimiter(line: string): boolean {
+  return line.includes('|') && line.includes('-') && /^[\s:|-]*$/.test(line);
+}
 
 /**
  * Cuts a section whose text is longer than MAX_SECTION_CHARS into pieces at its blocks, so
