@@ -514,9 +514,26 @@ export function askingClauses(question: string): string | undefined {
  * clauses that ask, when the question also tells.
  */
 export function askedAndTold(question: string): { asking?: string; asked: string[]; told: string[] } {
-  const asking = askingClauses(question);
+  const clauses = askingClauses(question);
+  // "… to a different timezone like Europe/Berlin": the example says which one, the pages show their own.
+  const asking = withoutExample(clauses ?? question) ?? clauses;
   const asked = [...new Set(terms(asking ?? question))];
   return { asking, asked, told: asking ? terms(question).filter((term) => !asked.includes(term)) : [] };
+}
+
+/** An example closing what a question asks: "like Europe/Berlin", "such as pg_trgm", "e.g. `[[0] * 3] * 3`". */
+const EXAMPLE_AT_END = /(?<!\b(?:would|'d|look|looks|looked|feel|feels|something|anything))(?:\s*,)?\s+(?:[Ll]ike|[Ss]uch as|e\.\s?g\.,?|[Ff]or example,?|[Ff]or instance,?)\s+(?!to\b|this\b|that\b|these\b|those\b|it\b)(?:[^,;!?()]|\([^()]*\))+[?!.]*\s*$/;
+
+/**
+ * What a question asks without the example it ends with ("convert a datetime to a different
+ * timezone like Europe/Berlin" asks how to convert a datetime to another timezone), when the
+ * rest still names two things; undefined when it ends with none.
+ */
+export function withoutExample(asking: string): string | undefined {
+  const example = EXAMPLE_AT_END.exec(asking);
+  if (!example) return undefined;
+  const rest = asking.slice(0, example.index);
+  return terms(rest).length >= 2 ? rest : undefined;
 }
 
 /** Words that point to something said elsewhere: an asking clause holding one asks about what the question tells. */

@@ -656,6 +656,16 @@ const QUALITY_PAGES = [
       '```',
     ].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/payout-times',
+    title: 'Payout times',
+    content: ['# Payout times', '', '## Converting between time zones', '', 'To show a payout time in another time zone, call `payout.in_zone(name)` with the name of the zone.'].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/offices',
+    title: 'Offices',
+    content: ['# Offices', '', 'Our Berlin office serves the storefronts of Europe, and its payout desk answers in German.'].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -838,6 +848,14 @@ describe('grounding and the embedded answer', () => {
   test('a table of contents is not an answer: the page it points to is', async () => {
     const { json } = await ask('Where is the archive folder exported?');
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/archive#exporting-the-archive']);
+  });
+
+  test('an example a question ends with ("like Europe/Berlin") says which one, not what is asked: the page that says how answers', async () => {
+    for (const question of ['How do I show a payout time in a different time zone like Europe/Berlin?', 'how do i show a payout time in another time zone, e.g. Europe/Berlin']) {
+      const { json } = await ask(question);
+      assert.match(json.text, /^To show a payout time in another time zone, call `payout\.in_zone\(name\)`/, question);
+      assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/payout-times#converting-between-time-zones'], question);
+    }
   });
 
   test('the visitor\'s word is found under the page\'s: "folder" finds "directory"', async () => {

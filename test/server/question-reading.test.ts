@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askingClauses, asQuestion, contentQuery, errorMessageIn, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
+import { askedAndTold, askingClauses, asQuestion, contentQuery, errorMessageIn, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -56,6 +56,16 @@ test('what a question asks, when it also tells, is its asking clauses', () => {
   assert.equal(askingClauses("do I still need __init__.py files? and what's a namespace package"), undefined);
   assert.equal(askingClauses('Is a list sorted in place? But how do I keep the original? I tried the docs.'), 'Is a list sorted in place? But how do I keep the original?');
   assert.equal(askingClauses('TypeError: unhashable type: list when I add a list to a set'), undefined);
+});
+
+test('an example a question ends with ("like Europe/Berlin", "such as pg_trgm") is told, not asked; "would like", "LIKE" and "like this" are not examples', () => {
+  assert.deepEqual(askedAndTold('convert a datetime to a different timezone like Europe/Berlin'), { asking: 'convert a datetime to a different timezone', asked: ['convert', 'datetim', 'different', 'timezon'], told: ['europ', 'berlin'] });
+  assert.equal(askedAndTold('what does the slash mean in a function signature like def f(a, b, /, c)').asking, 'what does the slash mean in a function signature');
+  assert.equal(askedAndTold('How do I install an extension such as pg_trgm?').asking, 'How do I install an extension');
+  assert.equal(askedAndTold('How do I read a file line by line? I tried the docs, e.g. the tutorial').asking, 'How do I read a file line by line?');
+  for (const question of ['I would like to sort a list of ledgers', "why doesn't my index get used for LIKE '%smith' searches", 'how do I sort ledgers like this']) {
+    assert.equal(askedAndTold(question).told.length, 0, question);
+  }
 });
 
 test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing to look up', () => {
