@@ -23,8 +23,9 @@
  * phrases, case and white space folded, and one of the pages cited), the share of answers with
  * code whose fenced blocks are each byte-identical to a `<pre>` block of a page they cite, and
  * the share of off-topic questions refused with no sources (and how many in the visitor's
- * language, sent as `Accept-Language`). The fresh questions (bench/corpus/questions-<corpus>-fresh.json),
- * written after the engine was tuned against the judged ones, are measured alike and printed
+ * language, sent as `Accept-Language`). The later questions (bench/corpus/questions-<corpus>-fresh.json,
+ * written after the engine was tuned against the judged ones, and questions-<corpus>-unseen.json,
+ * written by someone who saw neither the engine nor its answers) are measured alike and printed
  * apart: what a visitor asking something new meets.
  *
  *   node --import tsx bench/docs-quality.ts [--corpus postgres|python] [--verbose] [--runs 3]
@@ -50,7 +51,7 @@ import {
   CORPORA,
   CORPUS_IDS,
   ensureCorpus,
-  loadFreshQuestionSet,
+  loadLaterQuestionSets,
   loadQuestionSet,
   loadSearchSet,
   pathOf,
@@ -103,6 +104,12 @@ export interface AnswerReport {
   refusedInLanguage: number;
 }
 
+/** The answers to a later question set, with its label ("fresh", "unseen") and what sets it apart. */
+export interface LaterAnswerReport extends AnswerReport {
+  label: string;
+  about: string;
+}
+
 export interface CorpusReport {
   corpus: CorpusId;
   name: string;
@@ -110,8 +117,8 @@ export interface CorpusReport {
   ingestion: { seconds: number; pagesPerSecond: number };
   search: SearchReport;
   answers?: AnswerReport;
-  /** The same measures on the fresh questions, written after the engine was tuned against the judged ones (bench/corpus/docs.ts). */
-  fresh?: AnswerReport;
+  /** The same measures on the later question sets, fresh and unseen (bench/corpus/docs.ts, LATER_SETS). */
+  later: LaterAnswerReport[];
   /** The machine's load average (1 minute) when this corpus's measuring began and ended: server times are only as steady as that. */
   load: { start: number; end: number };
 }
@@ -477,7 +484,11 @@ export async function runDocsQuality(options: DocsQualityOptions = {}): Promise<
       const judged = loadSearchSet(id);
       const searchReport = await measureSearch(server, corpus, pages, judged, { runs: options.runs ?? 3, verbose: Boolean(options.verbose), log });
       const answers = await measureAnswers(server, corpus, loadQuestionSet(id), { verbose: Boolean(options.verbose), log });
-      const fresh = await measureAnswers(server, corpus, loadFreshQuestionSet(id), { verbose: Boolean(options.verbose), log });
+      const later: LaterAnswerReport[] = [];
+      for (const set of loadLaterQuestionSets(id)) {
+        const measured = await measureAnswers(server, corpus, set, { verbose: Boolean(options.verbose) && set.listMisses, log });
+        if (measured) later.push({ ...measured, label: set.label, about: set.about });
+      }
       const report: CorpusReport = {
         corpus: id,
         name: corpus.name,
@@ -485,7 +496,7 @@ export async function runDocsQuality(options: DocsQualityOptions = {}): Promise<
         ingestion: { seconds: ingestion.seconds, pagesPerSecond: ingestion.pagesPerSecond },
         search: searchReport,
         answers,
-        ...(fresh && { fresh }),
+        later,
         load: { start: loadAtStart, end: loadavg()[0]! },
       };
       printCorpusReport(report, log);
@@ -522,14 +533,13 @@ export function printCorpusReport(report: CorpusReport, log: (line: string) => v
   }
   log(`  answers (${answers.file}, embedded engine): answered ${share(answers.answered, answers.questions)}; code blocks as on the page ${share(answers.codeIdentical, answers.withCode)}`);
   log(`  off-topic questions refused with no sources ${share(answers.refusedWithoutSources, answers.offTopic)}, in the visitor's language ${share(answers.refusedInLanguage, answers.offTopic)}`);
-  const { fresh } = report;
-  if (fresh) log(`  fresh questions (${fresh.file}, never tuned against): answered ${share(fresh.answered, fresh.questions)}; code blocks as on the page ${share(fresh.codeIdentical, fresh.withCode)}`);
+  for (const set of report.later) log(`  ${set.label} questions (${set.file}, ${set.about}): answered ${share(set.answered, set.questions)}; code blocks as on the page ${share(set.codeIdentical, set.withCode)}`);
 }
 
 /** The goals of the search and answer issues, per corpus. */
 export function docsGoals(report: DocsQualityReport): Goal[] {
   const goals: Goal[] = [];
-  for (const { name, search: s, answers, fresh } of report.corpora) {
+  for (const { name, search: s, answers, later } of report.corpora) {
     const points = (s.ours.successAt3 - s.minisearch.successAt3) * 100;
     goals.push(
       { name: `${name}: success@3 ≥ MiniSearch + 5 points`, met: points >= 5 - 1e-9, detail: `${pct(s.ours.successAt3)} vs ${pct(s.minisearch.successAt3)}` },
@@ -547,10 +557,10 @@ export function docsGoals(report: DocsQualityReport): Goal[] {
       { name: `${name}: quoted code identical to the page`, met: answers.codeIdentical === answers.withCode, detail: share(answers.codeIdentical, answers.withCode) },
       { name: `${name}: off-topic refused with no sources`, met: answers.refusedWithoutSources === answers.offTopic, detail: share(answers.refusedWithoutSources, answers.offTopic) },
     );
-    if (fresh)
+    for (const set of later)
       goals.push(
-        { name: `${name}: ≥ 80% of fresh questions answered`, met: fresh.answered >= 0.8 * fresh.questions, detail: share(fresh.answered, fresh.questions) },
-        { name: `${name}: fresh quoted code identical`, met: fresh.codeIdentical === fresh.withCode, detail: share(fresh.codeIdentical, fresh.withCode) },
+        { name: `${name}: ≥ 80% of ${set.label} questions answered`, met: set.answered >= 0.8 * set.questions, detail: share(set.answered, set.questions) },
+        { name: `${name}: ${set.label} quoted code identical`, met: set.codeIdentical === set.withCode, detail: share(set.codeIdentical, set.withCode) },
       );
   }
   return goals;

@@ -9,9 +9,9 @@
  * Judged search sets: bench/corpus/queries-<corpus>.json, `{ corpus, about, queries: [{ query,
  * kind, relevant }] }`. Judged answer sets: bench/corpus/questions-<corpus>.json, or
  * questions-<corpus>-sample.json while that file does not exist. Page paths in both are
- * relative to the corpus folder (`sql-vacuum.html`, `library/json.html`). Fresh answer sets,
- * questions-<corpus>-fresh.json, are judged alike but were written after the engine was tuned
- * against the judged sets, and are never used to tune it.
+ * relative to the corpus folder (`sql-vacuum.html`, `library/json.html`). Later answer sets,
+ * questions-<corpus>-fresh.json and questions-<corpus>-unseen.json, are judged alike and
+ * measured apart (LATER_SETS).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -132,12 +132,31 @@ export function loadQuestionSet(corpus: CorpusId): LoadedQuestionSet | undefined
 }
 
 /**
- * The corpus's fresh questions (questions-<corpus>-fresh.json), judged by the same rules but
- * written after the engine was tuned against the judged set and never used to tune it: what a
- * visitor asking something new meets. Undefined when there is none.
+ * Question sets judged by the same rules as the judged set but measured apart from it, since
+ * they say more of what a visitor asking something new meets: the fresh set, written after the
+ * engine was tuned against the judged one (its answers read since, when looking for what to
+ * improve), and the unseen set, written by someone who saw neither the engine nor its answers,
+ * of which only how many are answered is ever looked at.
  */
-export function loadFreshQuestionSet(corpus: CorpusId): LoadedQuestionSet | undefined {
-  return firstQuestionSet([`questions-${corpus}-fresh.json`]);
+export const LATER_SETS = [
+  { label: 'fresh', file: 'fresh', about: 'written after tuning, read since', listMisses: true },
+  { label: 'unseen', file: 'unseen', about: 'never read, only counted', listMisses: false },
+] as const;
+
+/** A later question set of a corpus, with its label and what sets it apart. */
+export interface LaterQuestionSet extends LoadedQuestionSet {
+  label: (typeof LATER_SETS)[number]['label'];
+  about: string;
+  /** Whether `--verbose` lists the questions it leaves unanswered: never for the unseen set. */
+  listMisses: boolean;
+}
+
+/** The corpus's later question sets (questions-<corpus>-fresh.json, questions-<corpus>-unseen.json) that exist, in that order. */
+export function loadLaterQuestionSets(corpus: CorpusId): LaterQuestionSet[] {
+  return LATER_SETS.flatMap(({ label, file, about, listMisses }) => {
+    const loaded = firstQuestionSet([`questions-${corpus}-${file}.json`]);
+    return loaded ? [{ ...loaded, label, about, listMisses }] : [];
+  });
 }
 
 function firstQuestionSet(names: string[]): LoadedQuestionSet | undefined {
