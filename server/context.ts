@@ -37,10 +37,13 @@ export class ServerServices {
   answerLane?: Db;
   /** The timer that deletes expired conversations (store/conversations.ts). */
   conversationPurge?: { close(): void };
+  /** Indexing again the pages an earlier indexer indexed (store/pages.ts); `done` once it stopped. */
+  reindex?: { close(): void; done: Promise<number> };
 
   close(): void {
     this.rateLimiter?.close();
     this.conversationPurge?.close();
+    this.reindex?.close();
   }
 }
 

@@ -12,6 +12,7 @@ import { openDb, optimiseEmbeddedDatabase, type Db } from './store/db.js';
 import { applyFixture, readFixtureFile } from './store/fixture.js';
 import { migrate } from './store/migrate.js';
 import { startConversationPurge } from './store/conversations.js';
+import { startReindex } from './store/pages.js';
 import { createFirstAdminToken } from './store/admin-tokens.js';
 import { closeLockedDatabase, DataDirectoryReplaced, lockDataDirectory } from './store/lock.js';
 import { DEFAULT_FIXTURE, LIMIT_DEFAULTS, parseFlags, projectRoot, serverOptions, UsageError, type ServerOptions } from './options.js';
@@ -68,6 +69,7 @@ export async function startServer(
     log,
   });
   context.services.conversationPurge = await startConversationPurge(context);
+  context.services.reindex = startReindex(context);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -98,6 +100,8 @@ export async function startServer(
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        // The batch of pages being indexed again commits (or rolls back) before the database closes.
+        await context.services.reindex?.done;
         await closeLockedDatabase(db, lock);
       })();
       return closing;

@@ -23,6 +23,14 @@ export interface IndexablePage {
   sections?: Section[];
 }
 
+/**
+ * The version of how pages are cut into sections and indexed. Raise it with any change to
+ * that (search/sections.ts, this file, search/language.ts, the markdown the sections are cut
+ * from): each page keeps the version that indexed it (`pages.indexed_version`), and a server
+ * indexes again the pages an earlier version indexed (reindexStalePages, store/pages.ts).
+ */
+export const INDEX_VERSION = 1;
+
 export async function indexPage(tx: Queryable, page: IndexablePage): Promise<void> {
   await indexPages(tx, [page]);
 }
@@ -143,6 +151,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     [known.map((entry) => entry[0]), known.map((entry) => entry[1]), known.map((entry) => entry[2])],
   );
   await updateVocabulary(tx, added, [...replaced, ...parked]);
+  await tx.query('UPDATE pages SET indexed_version = $2 WHERE id = ANY($1::text[]) AND indexed_version <> $2', [pages.map((page) => page.id), INDEX_VERSION]);
 }
 
 /**

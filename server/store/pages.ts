@@ -2,7 +2,7 @@
 import type { Page, PageFormat, PageList } from '../../wire/contract.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { PagePatch, PageWrite } from '../schema/page-requests.js';
-import { indexPage } from '../search/indexer.js';
+import { INDEX_VERSION, indexPage, indexPages } from '../search/indexer.js';
 import type { Db, Queryable } from './db.js';
 import { firstHeading } from '../content/markdown.js';
 import { readPageWrite } from '../content/page-reader.js';
@@ -189,4 +189,52 @@ export async function upsertPageByUrl(db: Db, organisationId: string, sourceId: 
     metadata: fields.metadata ?? null,
   });
   return { page, changed: true };
+}
+
+/** Pages indexed again per transaction: a batch holds its pages' rows only briefly. */
+const REINDEX_BATCH = 50;
+
+/**
+ * Indexes again, from their stored content, the pages an earlier version of the indexer
+ * indexed (INDEX_VERSION), a batch per transaction, oldest first: after an upgrade that
+ * changes how pages are cut or indexed, pages pushed before it are found as new ones are,
+ * without being pushed again. Until a page's turn comes its earlier index serves it. Servers
+ * sharing one PostgreSQL share the work (a batch skips pages another one holds). Resolves
+ * to the number of pages indexed again, after the batch in progress once `signal` aborts.
+ */
+export async function reindexStalePages(db: Db, { signal, batch = REINDEX_BATCH }: { signal?: AbortSignal; batch?: number } = {}): Promise<number> {
+  let total = 0;
+  while (!signal?.aborted) {
+    const done = await db.transaction(async (tx) => {
+      const stale = await tx.query<PageRow>(
+        `SELECT ${COLUMNS} FROM pages WHERE indexed_version < $1 ORDER BY indexed_version, seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [INDEX_VERSION, batch],
+      );
+      await indexPages(tx, stale);
+      return stale.length;
+    });
+    if (done === 0) break;
+    total += done;
+  }
+  return total;
+}
+
+/**
+ * Starts indexing again the pages an earlier indexer indexed (reindexStalePages), beside the
+ * server's work; `close` stops it after the batch in progress, and `done` resolves once it
+ * has stopped, with how many pages it indexed again (0 when it failed, which it logs).
+ */
+export function startReindex(app: { db: Db; log: (line: string) => void }): { close(): void; done: Promise<number> } {
+  const stop = new AbortController();
+  const done = reindexStalePages(app.db, { signal: stop.signal }).then(
+    (count) => {
+      if (count > 0) app.log(`search index: ${count} page${count === 1 ? '' : 's'} indexed again for this version`);
+      return count;
+    },
+    (error) => {
+      if (!stop.signal.aborted) app.log(`search index: indexing pages again failed: ${(error as Error)?.message ?? error}`);
+      return 0;
+    },
+  );
+  return { close: () => stop.abort(), done };
 }

@@ -1,0 +1,63 @@
+/**
+ * Pages indexed by an earlier version of the indexer are indexed again when a server starts,
+ * from their stored content: after an upgrade that changes how pages are indexed, they are
+ * found as pages pushed since are, without being pushed again, and nothing of them changes.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onPostgres, startTestServer, type TestServer } from './harness.js';
+import { answerFixture } from './answer-helpers.js';
+import { INDEX_VERSION } from '../../server/search/indexer.js';
+
+const SEARCH = '/api/v1/acme/widgets/find/search';
+const PAGES = '/api/v1/acme/sources/docs/pages';
+
+const dataDir = onPostgres ? undefined : mkdtempSync(join(tmpdir(), 'assist-reindex-'));
+const servers: TestServer[] = [];
+after(async () => {
+  for (const server of servers.reverse()) await server.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const found = async (server: TestServer, query: string) =>
+  ((await server.request('POST', SEARCH, { token: 'ws_test_find', body: { query, limit: 10 } })).json.hits as { url: string }[]).map((hit) => hit.url);
+
+test('a page an earlier indexer indexed is indexed again at start, found as a new one is, its content and dates unchanged', async () => {
+  const first = await startTestServer({ fixture: answerFixture(), dataDir });
+  servers.push(first);
+  const pages: Record<string, { id: string; updatedAt: string; content: string }> = {};
+  for (const slug of ['kilns', 'glazes']) {
+    const response = await first.request('POST', PAGES, {
+      token: 'ak_test_all',
+      body: { url: `https://acme.test/docs/${slug}`, title: slug, content: `# ${slug}\n\n## pottery.${slug}_fired(path)\n\nReturn \`True\` once the ${slug} of a piece were fired in the kiln.` },
+    });
+    assert.equal(response.status, 201, response.text);
+    pages[slug] = response.json;
+  }
+  // As an earlier indexer left them: indexed without what the current one finds them by. Only the
+  // "kilns" page says so; the "glazes" page claims the current version, so it is left as it is.
+  await first.db.query(`UPDATE search_sections SET heading = ''::tsvector, document = ''::tsvector WHERE page_id = ANY($1::text[])`, [[pages.kilns!.id, pages.glazes!.id]]);
+  await first.db.query('UPDATE pages SET indexed_version = 0 WHERE id = $1', [pages.kilns!.id]);
+  assert.deepEqual(await found(first, 'kilns fired'), [], 'not found before the restart');
+  await first.close();
+
+  const second = await startTestServer({ databaseUrl: first.databaseUrl, dataDir });
+  servers.push(second);
+  assert.equal(await second.context.services.reindex!.done, 1, 'only the page an earlier version indexed is indexed again');
+  assert.deepEqual((await found(second, 'kilns fired')).map((url) => url.split('#')[0]), ['https://acme.test/docs/kilns']);
+  assert.deepEqual(await found(second, 'glazes fired'), [], 'a page of the current version is not indexed again');
+  const [row] = await second.db.query<{ version: number }>('SELECT indexed_version AS version FROM pages WHERE id = $1', [pages.kilns!.id]);
+  assert.equal(row?.version, INDEX_VERSION);
+  const after = (await second.request('GET', `${PAGES}/${pages.kilns!.id}`, { token: 'ak_test_all' })).json;
+  assert.equal(after.updatedAt, pages.kilns!.updatedAt);
+  assert.equal(after.content, pages.kilns!.content);
+});
+
+test('a page written by this version is marked with it, so the next start has nothing to index again', async () => {
+  const server = servers.at(-1)!;
+  const [row] = await server.db.query<{ stale: number }>('SELECT count(*)::int AS stale FROM pages WHERE indexed_version <> $1', [INDEX_VERSION]);
+  assert.equal(row?.stale, 0);
+});
