@@ -6,7 +6,7 @@
  * without a dictionary.
  */
 import { PATH_SEPARATOR } from '../search/sections.js';
-import { ASKING_AFTER_WHERE, keywordsIn, KEYWORDS_ALONE, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
+import { ASKING_AFTER_WHERE, keywordsIn, KEYWORDS_ALONE, markStopWordCalls, stopWordCalls, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
 
 const STOP_WORDS = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both but by
@@ -190,7 +190,8 @@ const CAPITALS_RUNS = /(?<![\p{L}\p{N}_-])[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+(?![\p{L}
 /** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
 export function terms(text: string): string[] {
   const result: string[] = [];
-  for (const word of words(keywordsInCapitals(phrasesAsWords(text).replace(KEYWORD_NAMED, '$1_$2')))) {
+  // A call of a function named by a stop word (`now()`, `any(iterable)`) names the function: `now_` is its term.
+  for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(text).replace(KEYWORD_NAMED, '$1_$2'))))) {
     if (UNSPACED_SCRIPT.test(word)) {
       const characters = [...word];
       if (characters.length === 1) result.push(word);
@@ -220,7 +221,10 @@ export function contentQuery(question: string): string {
     const identifier = /^[^\p{L}\p{N}_]*([\p{L}\p{N}_]*[\p{L}\p{N}](?:[._][\p{L}\p{N}_]*[\p{L}\p{N}])*_*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
     // A keyword in capitals ("WHERE", "HAVING") too, in capitals: the search reads it as the keyword.
     const keyword = keywords[index];
+    // A call of a function named by a stop word (`now()`) too, with its parentheses: the search reads it as that function.
+    const call = stopWordCalls(token)[0];
     if (keyword) content.push(keyword.toUpperCase());
+    else if (call) content.push(call);
     else if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());
     else content.push(...words(token).filter((word) => !isStopWord(word) && (word.length > 1 || /\d/.test(word))));
   }

@@ -29,7 +29,7 @@ export interface IndexablePage {
  * from): each page keeps the version that indexed it (`pages.indexed_version`), and a server
  * indexes again the pages an earlier version indexed (reindexStalePages, store/pages.ts).
  */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 
 export async function indexPage(tx: Queryable, page: IndexablePage): Promise<void> {
   await indexPages(tx, [page]);

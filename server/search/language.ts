@@ -176,6 +176,25 @@ function capitalKeywords(text: string, into: Map<string, number>): Map<string, n
   return into;
 }
 
+/**
+ * English stop words that are also names of functions (`all()`, `any()`, `now()`, `some()`,
+ * `once()`): text search drops the word, so a call of one, written with its parenthesis
+ * (`now()`, `any(iterable)`, a function table's `` `now` ( ) ``; not prose's "all (see below)"), is
+ * indexed and searched as an identifier (`~now()`); the word alone stays a stop word.
+ */
+const STOP_WORD_FUNCTIONS = new Set('all any each now off once some'.split(' '));
+const STOP_WORD_CALL = /(?<![\p{L}\p{N}_.$])(\p{Ll}+)`?(?:\(| \( ?\))/gu;
+
+/** The calls of functions named by a stop word that a text writes (`now()` for "now ( )"), in order. */
+export function stopWordCalls(text: string): string[] {
+  return [...text.matchAll(STOP_WORD_CALL)].flatMap(([, name]) => (STOP_WORD_FUNCTIONS.has(name!) ? [`${name}()`] : []));
+}
+
+/** The text with the name of each call of a function named by a stop word marked as a name, not the stop word: `now_()`, `now_ ( )`. */
+export function markStopWordCalls(text: string): string {
+  return text.replace(STOP_WORD_CALL, (call, name: string) => (STOP_WORD_FUNCTIONS.has(name) ? `${name}_${call.slice(name.length)}` : call));
+}
+
 /** Longest identifier kept whole; longer runs are left to the parser's words. */
 export const MAX_IDENTIFIER_CHARS = 64;
 /** Positions given to an identifier per part of a section: how often it occurs counts, up to this. */
@@ -255,13 +274,15 @@ export function identifierIn(piece: string): string | undefined {
 export const IDENTIFIER_MARK = '~';
 
 /**
- * The identifiers of a text, and the keywords it writes in capitals (keywordsIn), as
- * tsvector input (`'~pg_hba.conf':1,2 '~work_mem':1 '~having':1`), one
+ * The identifiers of a text, the keywords it writes in capitals (keywordsIn) and the calls
+ * of functions named by a stop word (stopWordCalls), as tsvector input (`'~pg_hba.conf':1,2 '~work_mem':1 '~having':1`), one
  * position per occurrence up to a few: they carry their part's weight and count like
  * words in ranking. Identifiers hold no quote or backslash, so they need no escaping.
  */
 export function identifierVector(text: string): string {
-  return [...capitalKeywords(text, identifierWords(text))]
+  const identifiers = capitalKeywords(text, identifierWords(text));
+  for (const call of stopWordCalls(text)) identifiers.set(call, (identifiers.get(call) ?? 0) + 1);
+  return [...identifiers]
     .map(([word, count]) => `'${IDENTIFIER_MARK}${word}':${Array.from({ length: Math.min(count, MAX_IDENTIFIER_OCCURRENCES) }, (_, index) => index + 1).join(',')}`)
     .join(' ');
 }

@@ -7,12 +7,13 @@
  * begins when it is the last one); a section must match every group (AND), or, when too
  * few do, as many groups as it can (OR).
  */
-import { hasUnspacedScript, identifierIn, isKeyword, keywordsIn, spaceUnspacedScripts, typedInCapitals } from './language.js';
+import { hasUnspacedScript, identifierIn, isKeyword, keywordsIn, spaceUnspacedScripts, stopWordCalls, typedInCapitals } from './language.js';
 import type { HighlightTerms } from './snippet.js';
 
 /**
- * `identifier`: a name written with `_`, `.` or `-` (`pg_hba.conf`, `__init__`), matched
- * whole as written; `identifier-prefix`, one still being typed.
+ * `identifier`: a name written with `_`, `.` or `-` (`pg_hba.conf`, `__init__`), a keyword in
+ * capitals (`HAVING`) or a call of a function named by a stop word (`now()`), matched whole as
+ * written; `identifier-prefix`, one still being typed.
  */
 export type ChunkKind = 'plain' | 'prefix' | 'phrase' | 'identifier' | 'identifier-prefix';
 
@@ -71,7 +72,10 @@ export function parseQuery(query: string): QueryChunk[] {
     const identifier = identifierIn(piece);
     // A short one still being typed ("IN", "on") may be the start of a word ("INSERT", "online").
     const keyword = isLast && !lastIsComplete && piece.length < MIN_KEYWORD_TYPED ? undefined : (keywords[index] ?? (onlyKeywords ? bare[index] : undefined));
-    if (keyword) chunk = { text: keyword, kind: 'identifier', maxEdits: 0 };
+    // A call of a function named by a stop word (`now()`, `any(iterable)`) is that function.
+    const call = identifier ? undefined : stopWordCalls(piece).find((found) => piece.replace(/^[^\p{L}]+/u, '').startsWith(found.slice(0, -1)));
+    if (call) chunk = { text: call, kind: 'identifier', maxEdits: 0 };
+    else if (keyword) chunk = { text: keyword, kind: 'identifier', maxEdits: 0 };
     else if (identifier) chunk = { text: identifier, kind: isLast && !lastIsComplete ? 'identifier-prefix' : 'identifier', maxEdits: 0 };
     else if (hasUnspacedScript(piece)) chunk = { text: spaceUnspacedScripts(piece).trim(), kind: 'phrase', maxEdits: 0 };
     else if (isLast && !lastIsComplete && PREFIXABLE.test(piece) && [...piece].length >= MIN_PREFIX_CHARS) {

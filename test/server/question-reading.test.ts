@@ -68,6 +68,14 @@ test('an example a question ends with ("like Europe/Berlin", "such as pg_trgm") 
   }
 });
 
+test('a call of a function named by a stop word ("now()", "any(iterable)") is content; the word alone is not', () => {
+  assert.equal(contentQuery('What does now() return?'), 'now() return');
+  assert.equal(contentQuery('all() vs any(iterable)'), 'all() any()');
+  assert.equal(contentQuery('is there any way to get all rows now'), 'rows');
+  assert.deepEqual(terms('What does now() return?'), terms('`now` ( ) → `timestamp`: what it returns').filter((term) => ['now_', 'return'].includes(term)));
+  assert.deepEqual(terms('now, any and all'), []);
+});
+
 test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing to look up', () => {
   const question = 'how do I sort a list of dicts, e.g. by a key (i.e. by one field), like os.path does?';
   assert.deepEqual(namedApis(question), ['os.path']);

@@ -137,10 +137,37 @@ before(async () => {
     // An entry's name is its heading's last word ("exists" of `os.path.exists`), which its text need not say again.
     ['library-pathnames', 'pathnames — Pathname manipulations', '# pathnames — Pathname manipulations\n\n## pathnames.exists(path)\n\nReturn `True` if path refers to a path that is there, or to an open file descriptor.'],
     ['locks', 'Locks', '# Locks\n\nA lock file exists while the server runs, and the file is removed when it stops.'],
+    // Functions named by English stop words, as an entry's heading and as a function table's row; then prose of the same words.
+    ['library-builtins', 'Built-in checks', '# Built-in checks\n\n## any(iterable)\n\nReturn `True` if any element of the iterable is true.\n\n## all(iterable)\n\nReturn `True` if all elements of the iterable are true.'],
+    ['ledger-time-functions', 'Ledger time functions', '# Ledger time functions\n\nThese functions return the current date and time.\n\n| Function | Description |\n| --- | --- |\n| `now` ( ) → `timestamp` | Current date and time (start of the current ledger transaction) |\n| `today` ( ) → `date` | Current date |'],
+    ['now-and-then', 'Now and then', '# Now and then\n\nNow any ledger can be closed at any time, and all (or some) entries are kept.'],
   ];
   for (const page of pages) await addPage(...page);
 });
 after(() => server.stop());
+
+describe('functions named by stop words', () => {
+  test('`any()`, `all()` and `now()` find the function, in a heading or a function table, not prose that uses the word', async () => {
+    const cases: [string, string, string | undefined][] = [
+      ['any()', 'library-builtins', 'any(iterable)'],
+      ['all() ', 'library-builtins', 'all(iterable)'],
+      ['now() ', 'ledger-time-functions', undefined],
+      ['any(iterable)', 'library-builtins', 'any(iterable)'],
+    ];
+    for (const [query, slug, section] of cases) {
+      const hits = await search(query);
+      assert.equal(slugOf(hits[0]), slug, `"${query}" should find ${slug} first, got ${hits.map(slugOf).join(', ')}`);
+      assert.equal(hits[0]!.section, section, query);
+      assert.ok(!hits.some((hit) => slugOf(hit) === 'now-and-then'), `"${query}" should not find prose that says the word`);
+    }
+  });
+
+  test('"What does now() return?" is answered from the function\'s row', async () => {
+    const response = await server.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'What does now() return?' } });
+    assert.match(response.json.text, /Current date and time \(start of the current ledger transaction\)/);
+    assert.deepEqual(response.json.sources.map((source: TestHit) => slugOf(source)), ['ledger-time-functions']);
+  });
+});
 
 describe('identifiers as written', () => {
   test('an identifier finds the section that defines it first, typed whole or still being typed, and never its parts alone', async () => {
