@@ -804,11 +804,27 @@ function unitsOf(passage: Passage): Unit[] {
       // A short line that ends no sentence ("Source code: Lib/json/__init__.py") is a label, not an answer; a name and
       // what it does ("CREATE VIEW — define a new view") is one.
       if (block.kind === 'prose' && count < 8 && !/[.!?:。！？：]$/.test(text) && !NAME_AND_PURPOSE.test(text)) continue;
+      if (listsNames(text)) continue;
       const plain = plainInline(text);
       units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, words: count });
     }
   });
   return units;
+}
+
+/** The fewest names in inline code a line lists to be read as an index of names. */
+const INDEX_NAMES = 8;
+
+/**
+ * A line that only lists names ("A `abs()` `aiter()` `all()` `any()` … B `bin()`", a table
+ * of a module's functions in alphabetical order): it says what exists, not what any of it
+ * does, so it answers nothing.
+ */
+function listsNames(text: string): boolean {
+  const names = text.match(/`[^`\n]+`/g) ?? [];
+  if (names.length < INDEX_NAMES) return false;
+  const rest = text.replace(/`[^`\n]+`/g, ' ').replace(/[\s|,;·•–—-]+/g, ' ').trim();
+  return rest.split(' ').filter((word) => word.length > 1).length < names.length / 4;
 }
 
 /** `Install it.` → `Install it [1].`; a marker goes inside the final punctuation. */

@@ -1044,6 +1044,25 @@ describe('grounding and the embedded answer', () => {
     assert.deepEqual(composeFrom('What does mysql.connect() do?', [sql]).cited, [], 'not answered from `sql.connect()`');
   });
 
+  test('a line that only lists names (an alphabetical table of functions) is not quoted as an answer', () => {
+    const index = {
+      url: 'https://acme.test/docs/checks',
+      title: 'Built-in checks',
+      markdown: 'The checks are listed here in alphabetical order.\n\n| Checks |  |\n| --- | --- |\n| A `abs()` `all()` `any()` `ascii()` B `bin()` `bool()` | C `chr()` `count()` D `dict()` `dir()` |',
+    };
+    const howto = {
+      url: 'https://acme.test/docs/checks-howto#truth',
+      title: 'Checks HOWTO',
+      section: 'Truth of a whole ledger',
+      markdown: 'The two checks look at the truth of every entry of a ledger. `any()` returns `True` if any entry of the ledger is true, and `all()` returns `True` if all of them are.',
+    };
+    for (const question of ["What's the difference between all() and any()?", 'What do all() and any() do?']) {
+      const answer = composeFrom(question, [index, howto]);
+      assert.match(answer.text, /`any\(\)` returns `True` if any entry of the ledger is true, and `all\(\)` returns `True` if all of them are \[1\]\.$/, question);
+      assert.deepEqual(answer.cited.map((section) => section.url), [howto.url], question);
+    }
+  });
+
   test('a stop word in capitals ("COMBINE ALL", "NOT IN") is a keyword the question asks about', () => {
     const combining = { url: 'https://acme.test/docs/reports#combining', title: 'Reports', section: 'Combining reports', markdown: 'Reports can be combined with COMBINE, which keeps one copy of each entry found in both.' };
     const duplicates = { url: 'https://acme.test/docs/reports#duplicates', title: 'Reports', section: 'Duplicates', markdown: 'COMBINE ALL keeps every entry of both reports, duplicates included, and is faster.' };
