@@ -120,6 +120,11 @@ const DEFINITION_ENTRY = /^[^.!?:]{1,80}\s:\s\S/;
 /** A bare note of the version that added what a passage describes ("New in version 3.7."): it says when, not what. */
 const VERSION_NOTE = /^(?:new|added|changed|deprecated) (?:in|since) version [\d.]*\d\.?$/i;
 
+/** A note of what a version changed ("Changed in version 3.9: … raise `ImportError` instead of `ValueError`"). */
+const CHANGE_NOTE = /^(?:new|added|changed|deprecated|removed) (?:in|since) version\b/i;
+/** How much a change note counts against another sentence, unless the question asks about versions. */
+const CHANGE_NOTE_WEIGHT = 0.5;
+
 /** A sentence that ends as a statement does (not with a colon, nor cut off before an example). */
 const ENDS_SENTENCE = /[.!?。！？]["”’')\]]?$/;
 /** How much a list item counts against a sentence of prose as what answers: an item is often one of many options, a sentence says how. */
@@ -201,6 +206,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const askedAbout = new Set([...questionTerms, ...contextTerms]);
 
   const definitional = DEFINITION_ASKED.test(input.question);
+  const changesAsked = CHANGES_ASKED.test(input.question);
   const asksHow = HOW_ASKED.test(input.question);
   // A pasted error is explained right where the page shows it: the sentence holding it or following the example that does.
   const error = errorMessageIn(input.question);
@@ -282,7 +288,10 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it; "CREATE VIEW —
       // define a new view" says what a command does, which answers "How do I …?" less than a sentence that shows how.
       const signpost = SIGNPOST.test(unit.text) ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
+      // "Changed in version 3.9: … raise `ImportError` …" says what a version changed, not what happens now.
+      const changeNote = !changesAsked && CHANGE_NOTE.test(unit.text) ? CHANGE_NOTE_WEIGHT : 1;
       const score =
+        changeNote *
         signpost *
         (isProse(unit) || announcesWhatFollows(unit) ? 1 : LIST_ITEM) *
         phrased *

@@ -1044,6 +1044,28 @@ describe('grounding and the embedded answer', () => {
     assert.deepEqual(composeFrom('What does mysql.connect() do?', [sql]).cited, [], 'not answered from `sql.connect()`');
   });
 
+  test('a note of what a version changed gives way to the sentence that says what happens now, unless versions are asked about', () => {
+    const entry = {
+      url: 'https://acme.test/docs/ledgers#ledgers.resolve_name',
+      title: 'Ledgers',
+      section: 'ledgers.resolve_name(name, book)',
+      markdown: [
+        'Resolve a relative ledger name to an absolute one, within the book given.',
+        '',
+        'Names are looked up in the order the books were opened, and the first match wins. The book must be open; a closed book is skipped.',
+        '',
+        '`LedgerError` is raised if a relative name has no book to resolve it in.',
+        '',
+        'Changed in version 3.9: To match the import of ledgers, raise `LedgerError` instead of `ValueError` for invalid relative ledger names.',
+      ].join('\n'),
+    };
+    const now = composeFrom('LedgerError: attempted relative ledger name with no known book', [entry]);
+    assert.match(now.text, /`LedgerError` is raised if a relative name has no book to resolve it in \[1\]\.$/);
+    assert.doesNotMatch(now.text, /Changed in version/);
+    const changed = composeFrom('What changed in version 3.9 about LedgerError for relative ledger names?', [entry]);
+    assert.match(changed.text, /Changed in version 3\.9: To match the import of ledgers, raise `LedgerError` instead of `ValueError`/);
+  });
+
   test('a line that only lists names (an alphabetical table of functions) is not quoted as an answer', () => {
     const index = {
       url: 'https://acme.test/docs/checks',
