@@ -72,8 +72,8 @@ export function parseQuery(query: string): QueryChunk[] {
     const identifier = identifierIn(piece);
     // A short one still being typed ("IN", "on") may be the start of a word ("INSERT", "online").
     const keyword = isLast && !lastIsComplete && piece.length < MIN_KEYWORD_TYPED ? undefined : (keywords[index] ?? (onlyKeywords ? bare[index] : undefined));
-    // A call of a function named by a stop word (`now()`, `any(iterable)`) is that function.
-    const call = identifier ? undefined : stopWordCalls(piece).find((found) => piece.replace(/^[^\p{L}]+/u, '').startsWith(found.slice(0, -1)));
+    // A call of a function named by a stop word (`now()`, `any(iterable)`) is that function; in capitals (`ANY(`) it is the keyword.
+    const call = identifier ? undefined : stopWordCalls(typed[index]!).find((found) => piece.replace(/^[^\p{L}]+/u, '').startsWith(found.slice(0, -1)));
     if (call) chunk = { text: call, kind: 'identifier', maxEdits: 0 };
     else if (keyword) chunk = { text: keyword, kind: 'identifier', maxEdits: 0 };
     else if (identifier) chunk = { text: identifier, kind: isLast && !lastIsComplete ? 'identifier-prefix' : 'identifier', maxEdits: 0 };

@@ -191,8 +191,11 @@ export async function upsertPageByUrl(db: Db, organisationId: string, sourceId: 
   return { page, changed: true };
 }
 
-/** Pages indexed again per transaction: a batch holds its pages' rows only briefly. */
-const REINDEX_BATCH = 50;
+/**
+ * Pages indexed again per transaction: a batch holds its pages' rows, and on the embedded
+ * database every other statement, for well under a second.
+ */
+const REINDEX_BATCH = 10;
 
 /**
  * Indexes again, from their stored content, the pages an earlier version of the indexer

@@ -74,6 +74,9 @@ test('a call of a function named by a stop word ("now()", "any(iterable)") is co
   assert.equal(contentQuery('is there any way to get all rows now'), 'rows');
   assert.deepEqual(terms('What does now() return?'), terms('`now` ( ) → `timestamp`: what it returns').filter((term) => ['now_', 'return'].includes(term)));
   assert.deepEqual(terms('now, any and all'), []);
+  // In capitals it is the keyword of SQL, not a function.
+  assert.ok(!contentQuery('WHERE id = ANY(ids)').includes('any()'));
+  assert.ok(!terms('WHERE id = ANY(ids)').includes('any_'));
 });
 
 test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing to look up', () => {
