@@ -135,7 +135,8 @@ async function buildBase(db: Db, log: (line: string) => void): Promise<number> {
 }
 
 /**
- * Copies every page of the 10,000 (with its sections, texts and counts) `copies` more times,
+ * Copies every page of the 10,000 (with its sections, texts and counts, and the version of the
+ * indexer that indexed it, so a server started on the copy has nothing to index again) `copies` more times,
  * in SQL. Document frequencies are multiplied rather than recounted: each copy holds the
  * same words.
  */
@@ -143,8 +144,8 @@ async function multiply(db: Db, copies: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.exec('ALTER TABLE search_sections DISABLE TRIGGER USER');
     await tx.query(
-      `INSERT INTO pages (id, organisation_id, source_id, url, title, content)
-       SELECT pages.id || 'c' || copy, organisation_id, source_id, pages.url || '?copy=' || copy, title, content
+      `INSERT INTO pages (id, organisation_id, source_id, url, title, content, indexed_version)
+       SELECT pages.id || 'c' || copy, organisation_id, source_id, pages.url || '?copy=' || copy, title, content, indexed_version
          FROM pages, generate_series(1, $1::int) AS copy WHERE organisation_id = $2`,
       [copies, ORGANISATION],
     );
