@@ -218,6 +218,9 @@ export async function reindexStalePages(db: Db, { signal, batch = REINDEX_BATCH 
     });
     if (done === 0) break;
     total += done;
+    // The embedded database answers without I/O: without a turn of the event loop between batches, requests, the
+    // server's start and signals would wait for the whole re-index.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return total;
 }

@@ -61,3 +61,24 @@ test('a page written by this version is marked with it, so the next start has no
   const [row] = await server.db.query<{ stale: number }>('SELECT count(*)::int AS stale FROM pages WHERE indexed_version <> $1', [INDEX_VERSION]);
   assert.equal(row?.stale, 0);
 });
+
+test('a server indexing pages again answers requests meanwhile: the embedded database gives the event loop a turn between batches', async () => {
+  const server = servers.at(-1)!;
+  for (let index = 0; index < 40; index++) {
+    const response = await server.request('POST', PAGES, { token: 'ak_test_all', body: { url: `https://acme.test/docs/shelf-${index}`, title: `Shelf ${index}`, content: `# Shelf ${index}\n\nShelf ${index} holds the glazes of week ${index}.` } });
+    assert.equal(response.status, 201, response.text);
+  }
+  await server.db.query('UPDATE pages SET indexed_version = 0');
+  const [{ stale }] = await server.db.query<{ stale: number }>('SELECT count(*)::int AS stale FROM pages');
+  await server.close();
+
+  const restarted = await startTestServer({ databaseUrl: server.databaseUrl, dataDir });
+  servers.push(restarted);
+  let doneAt = Infinity;
+  const done = restarted.context.services.reindex!.done.then((count) => ((doneAt = performance.now()), count));
+  const health = await restarted.request('GET', '/healthz');
+  const answeredAt = performance.now();
+  assert.equal(health.status, 200);
+  assert.ok(answeredAt < doneAt, 'answered while pages were still being indexed again');
+  assert.equal(await done, stale);
+});
