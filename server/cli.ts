@@ -507,7 +507,7 @@ const DATABASE_NOTE = `The embedded database (PGlite) must not be opened by two 
 command holds its --data directory (the file assist.lock there) and the others refuse it.
 Stop the server before running these commands on its directory, or, while it runs, use its
 admin API instead: call /api/v1/admin/... with
-"Authorization: Bearer TOKEN", the token from --admin-token-file or ASSIST_ADMIN_TOKEN, or
+"Authorization: Bearer TOKEN", the token from --admin-token, ASSIST_ADMIN_TOKEN or --admin-token-file, or
 the one the demo printed on its first start (documented in /api/v1/openapi.json). On
 PostgreSQL (--database-url) the commands and running servers share the database safely,
 and a change shows at once.

@@ -15,7 +15,7 @@ import { startConversationPurge } from './store/conversations.js';
 import { startReindex } from './store/pages.js';
 import { createFirstAdminToken } from './store/admin-tokens.js';
 import { closeLockedDatabase, DataDirectoryReplaced, lockDataDirectory } from './store/lock.js';
-import { DEFAULT_FIXTURE, LIMIT_DEFAULTS, parseFlags, projectRoot, serverOptions, UsageError, type ServerOptions } from './options.js';
+import { adminTokenWarning, DEFAULT_FIXTURE, LIMIT_DEFAULTS, parseFlags, projectRoot, serverOptions, UsageError, type ServerOptions } from './options.js';
 
 export interface RunningServer {
   url: string;
@@ -111,7 +111,10 @@ export async function startServer(
 }
 
 export async function runServer(argv: string[]): Promise<void> {
-  const options = serverOptions(parseFlags(argv).flags);
+  const { flags } = parseFlags(argv);
+  const options = serverOptions(flags);
+  const warning = adminTokenWarning(flags);
+  if (warning) console.error(warning);
   if (!options.databaseUrl) optimiseEmbeddedDatabase();
   // Ctrl+C on `npm start` delivers SIGINT more than once (the terminal signals every process
   // of the group, and npm and scripts/start.mjs pass it on): the first one closes the
@@ -150,7 +153,7 @@ function firstAdminTokenNotice(token: string): string {
     `  ${token}`,
     '  Send it as "Authorization: Bearer <token>" to /api/v1/admin/... to set up your own organisation, widgets and keys',
     '  without a restart: see docs/server.md, "The admin API". To use a token of your own instead, start with',
-    '  --admin-token-file FILE or ASSIST_ADMIN_TOKEN.',
+    '  ASSIST_ADMIN_TOKEN, --admin-token-file FILE or --admin-token TOKEN.',
   ].join('\n');
 }
 

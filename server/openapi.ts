@@ -271,7 +271,7 @@ const securitySchemes: Record<string, SecurityScheme> = {
     type: 'http',
     scheme: 'bearer',
     description:
-      "The server's admin token (`--admin-token-file` / `ASSIST_ADMIN_TOKEN`, or the one-time token the demo's first start printed): " +
+      "The server's admin token (`--admin-token` / `ASSIST_ADMIN_TOKEN` / `--admin-token-file`, or the one-time token the demo's first start printed): " +
       '`Authorization: Bearer <token>`. Without any, the admin API does not exist and its paths answer 404.',
   },
   websiteOrigin: {
@@ -486,7 +486,7 @@ function adminOperation(
     summary,
     description:
       `${spec.description ? `${spec.description}\n\n` : ''}Admin API: authorised with the server's admin token. Without one ` +
-      '(`--admin-token-file`, `ASSIST_ADMIN_TOKEN`, or the demo\'s one-time token) the admin API is off and answers 404. The same operation as the `assist-server` command line.',
+      '(`--admin-token`, `ASSIST_ADMIN_TOKEN`, `--admin-token-file`, or the demo\'s one-time token) the admin API is off and answers 404. The same operation as the `assist-server` command line.',
     tags: ['Admin'],
     security: ADMIN,
     ...(spec.parameters ? { parameters: spec.parameters } : {}),

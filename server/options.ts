@@ -70,12 +70,13 @@ export const START_FLAGS: FlagSpec[] = [
   DATABASE_FLAGS[1]!,
   flag('fixture', 'text', 'FILE', 'fixture applied at start, idempotently; `none` for none (ASSIST_FIXTURE; default the demo fixture)'),
   flag(
-    'admin-token-file',
+    'admin-token',
     'text',
-    'FILE',
-    'a file holding the bearer token of the admin API; never give the token itself on the command line (ASSIST_ADMIN_TOKEN_FILE, ' +
-      'or the token in ASSIST_ADMIN_TOKEN; default none: the demo makes one on its first start, otherwise the admin API is off)',
+    'TOKEN',
+    'bearer token of the admin API (ASSIST_ADMIN_TOKEN; default none: the demo makes one on its first start, otherwise the admin API is off); ' +
+      'the process list shows it, so prefer ASSIST_ADMIN_TOKEN or --admin-token-file',
   ),
+  flag('admin-token-file', 'text', 'FILE', 'a file holding the bearer token of the admin API, instead of --admin-token (ASSIST_ADMIN_TOKEN_FILE)'),
   flag('rate-limit', 'text', 'N', 'chat and summarize requests per minute per widget and client address; 0 is off (ASSIST_RATE_LIMIT; default 30)'),
   flag('search-rate-limit', 'text', 'N', 'search requests per minute per widget and client address; 0 is off (ASSIST_SEARCH_RATE_LIMIT; default 120)'),
   flag('events-rate-limit', 'text', 'N', 'events requests per minute per widget and client address; 0 is off (ASSIST_EVENTS_RATE_LIMIT; default 120)'),
@@ -92,9 +93,6 @@ export const START_FLAGS: FlagSpec[] = [
   flag('max-streams-per-client', 'text', 'N', 'answers in progress at once per client address; 0 is no limit (ASSIST_MAX_STREAMS_PER_CLIENT; default 8)'),
   flag('idle-timeout', 'text', 'SECONDS', 'close a connection that sends and receives nothing this long (ASSIST_IDLE_TIMEOUT; default 30)'),
 ];
-
-/** Read only so that it can be refused with its reason (see `adminTokenOption`), never used. */
-const REFUSED_FLAGS: FlagSpec[] = [flag('admin-token', 'text', 'TOKEN', 'refused: use --admin-token-file')];
 
 /**
  * Splits `--name value`, `--name=value` and bare words (`util.parseArgs`, told which of the
@@ -113,7 +111,7 @@ export function parseFlags(
     allowPositionals: true,
     tokens: true,
     options: Object.fromEntries(
-      [...known, ...REFUSED_FLAGS].map((spec) => [spec.name, { type: spec.kind === 'switch' ? ('boolean' as const) : ('string' as const), multiple: true }]),
+      known.map((spec) => [spec.name, { type: spec.kind === 'switch' ? ('boolean' as const) : ('string' as const), multiple: true }]),
     ),
   });
   const words: string[] = [];
@@ -196,18 +194,14 @@ export const LIMIT_DEFAULTS: ServerLimits = {
 export const DEFAULT_RATE_LIMIT = 30;
 
 /**
- * The admin token: read from the file `--admin-token-file` names, or from ASSIST_ADMIN_TOKEN.
- * Never from the command line, where the process list and npm's banner would show it.
+ * The admin token: `--admin-token` or ASSIST_ADMIN_TOKEN, as the contract names them, or
+ * read from the file `--admin-token-file` names, which must hold 16 to 512 printable characters.
  */
 function adminTokenOption(flags: Record<string, string | true>, env: NodeJS.ProcessEnv): string | undefined {
-  if (flags['admin-token'] !== undefined) {
-    throw new UsageError(
-      '--admin-token is refused: a token on the command line shows in the process list and in npm\'s output. ' +
-        'Put it in a file and pass --admin-token-file FILE, or set the environment variable ASSIST_ADMIN_TOKEN.',
-    );
-  }
   const file = stringFlag(flags, 'admin-token-file', env.ASSIST_ADMIN_TOKEN_FILE);
-  if (file === undefined) return stringFlag({}, 'admin-token', env.ASSIST_ADMIN_TOKEN)?.trim() || undefined;
+  const given = stringFlag(flags, 'admin-token', env.ASSIST_ADMIN_TOKEN);
+  if (file !== undefined && flags['admin-token'] !== undefined) throw new UsageError('give --admin-token or --admin-token-file, not both.');
+  if (file === undefined) return given?.trim() || undefined;
   let token: string;
   try {
     token = readFileSync(file, 'utf8').trim();
@@ -218,6 +212,12 @@ function adminTokenOption(flags: Record<string, string | true>, env: NodeJS.Proc
     throw new UsageError(`--admin-token-file: ${file} must hold one token of 16 to 512 printable characters (no spaces).`);
   }
   return token;
+}
+
+/** What start prints when the admin token came on the command line, where `ps` shows it. */
+export function adminTokenWarning(flags: Record<string, string | true>): string | undefined {
+  if (typeof flags['admin-token'] !== 'string') return undefined;
+  return 'assist-server: --admin-token shows the token to anyone who can list processes; ASSIST_ADMIN_TOKEN or --admin-token-file FILE keeps it out of sight.';
 }
 
 export function serverOptions(flags: Record<string, string | true>, env: NodeJS.ProcessEnv = process.env): ServerOptions {
