@@ -202,21 +202,53 @@ const REINDEX_BATCH = 10;
  * indexed (INDEX_VERSION), a batch per transaction, oldest first: after an upgrade that
  * changes how pages are cut or indexed, pages pushed before it are found as new ones are,
  * without being pushed again. Until a page's turn comes its earlier index serves it. Servers
- * sharing one PostgreSQL share the work (a batch skips pages another one holds). Resolves
- * to the number of pages indexed again, after the batch in progress once `signal` aborts.
+ * sharing one PostgreSQL share the work (a batch skips pages another one holds). A page that
+ * cannot be indexed is logged and keeps its earlier index, and the pages after it go on.
+ * Resolves to the number of pages indexed again, after the batch in progress once `signal`
+ * aborts.
  */
-export async function reindexStalePages(db: Db, { signal, batch = REINDEX_BATCH }: { signal?: AbortSignal; batch?: number } = {}): Promise<number> {
+export async function reindexStalePages(
+  db: Db,
+  { signal, batch = REINDEX_BATCH, log }: { signal?: AbortSignal; batch?: number; log?: (line: string) => void } = {},
+): Promise<number> {
   let total = 0;
+  // Pages that failed on their own this run: left with their earlier index, tried again at the next start.
+  const failed: string[] = [];
+  const stalePages = (tx: Queryable, limit: number) =>
+    tx.query<PageRow>(
+      `SELECT ${COLUMNS} FROM pages WHERE indexed_version < $1 AND NOT (id = ANY($3::text[]))
+       ORDER BY indexed_version, seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [INDEX_VERSION, limit, failed],
+    );
   while (!signal?.aborted) {
-    const done = await db.transaction(async (tx) => {
-      const stale = await tx.query<PageRow>(
-        `SELECT ${COLUMNS} FROM pages WHERE indexed_version < $1 ORDER BY indexed_version, seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [INDEX_VERSION, batch],
-      );
-      await indexPages(tx, stale);
-      return stale.length;
-    });
-    if (done === 0) break;
+    let done = 0;
+    let tried = 0;
+    try {
+      done = tried = await db.transaction(async (tx) => {
+        const stale = await stalePages(tx, batch);
+        await indexPages(tx, stale);
+        return stale.length;
+      });
+    } catch (batchError) {
+      // One page that cannot be indexed must not keep every page after it on its old index: the batch again, page by page.
+      const ids = (await stalePages(db, batch)).map((page) => page.id);
+      tried = ids.length;
+      for (const id of ids) {
+        try {
+          done += await db.transaction(async (tx) => {
+            const [page] = await tx.query<PageRow>(`SELECT ${COLUMNS} FROM pages WHERE id = $1 AND indexed_version < $2 FOR UPDATE SKIP LOCKED`, [id, INDEX_VERSION]);
+            if (page) await indexPages(tx, [page]);
+            return page ? 1 : 0;
+          });
+        } catch (error) {
+          failed.push(id);
+          log?.(`search index: page ${id} could not be indexed again and keeps its earlier index: ${(error as Error)?.message ?? error}`);
+        }
+      }
+      // Not one page of several could be indexed: the database is failing, not a page.
+      if (done === 0 && tried > 1) throw batchError;
+    }
+    if (tried === 0) break;
     total += done;
     // The embedded database answers without I/O: without a turn of the event loop between batches, requests, the
     // server's start and signals would wait for the whole re-index.
@@ -232,7 +264,7 @@ export async function reindexStalePages(db: Db, { signal, batch = REINDEX_BATCH 
  */
 export function startReindex(app: { db: Db; log: (line: string) => void }): { close(): void; done: Promise<number> } {
   const stop = new AbortController();
-  const done = reindexStalePages(app.db, { signal: stop.signal }).then(
+  const done = reindexStalePages(app.db, { signal: stop.signal, log: app.log }).then(
     (count) => {
       if (count > 0) app.log(`search index: ${count} page${count === 1 ? '' : 's'} indexed again for this version`);
       return count;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { onPostgres, startTestServer, type TestServer } from './harness.js';
 import { answerFixture } from './answer-helpers.js';
 import { INDEX_VERSION } from '../../server/search/indexer.js';
+import { reindexStalePages } from '../../server/store/pages.js';
 
 const SEARCH = '/api/v1/acme/widgets/find/search';
 const PAGES = '/api/v1/acme/sources/docs/pages';
@@ -81,4 +82,35 @@ test('a server indexing pages again answers requests meanwhile: the embedded dat
   assert.equal(health.status, 200);
   assert.ok(answeredAt < doneAt, 'answered while pages were still being indexed again');
   assert.equal(await done, stale);
+});
+test('a page that cannot be indexed again keeps its earlier index, is named in the log, and the pages after it are indexed', async () => {
+  const server = servers.at(-1)!;
+  await server.context.services.reindex!.done;
+  const ids: string[] = [];
+  for (const slug of ['sieves', 'broken', 'stilts']) {
+    const response = await server.request('POST', PAGES, {
+      token: 'ak_test_all',
+      body: { url: `https://acme.test/docs/${slug}`, title: slug, content: `# ${slug}\n\nThe ${slug} of the studio are stacked by the kiln door.` },
+    });
+    assert.equal(response.status, 201, response.text);
+    ids.push(response.json.id);
+  }
+  await server.db.query(`UPDATE search_sections SET heading = ''::tsvector, document = ''::tsvector WHERE page_id = ANY($1::text[])`, [ids]);
+  await server.db.query('UPDATE pages SET indexed_version = 0 WHERE id = ANY($1::text[])', [ids]);
+  // The database refuses the middle page's index, as it would a page an indexer bug cannot cut.
+  await server.db.query(`CREATE FUNCTION refuse_one_page() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.page_id = '${ids[1]}' THEN RAISE EXCEPTION 'this page cannot be indexed'; END IF; RETURN NEW; END $$`);
+  await server.db.query('CREATE TRIGGER refuse_one_page BEFORE INSERT ON search_sections FOR EACH ROW EXECUTE FUNCTION refuse_one_page()');
+  try {
+    const lines: string[] = [];
+    assert.equal(await reindexStalePages(server.db, { log: (line) => lines.push(line) }), 2);
+    for (const slug of ['sieves', 'stilts']) assert.deepEqual((await found(server, slug)).map((url) => url.split('#')[0]), [`https://acme.test/docs/${slug}`]);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, new RegExp(`page ${ids[1]} could not be indexed again.*this page cannot be indexed`));
+    const versions = await server.db.query<{ id: string; version: number }>('SELECT id, indexed_version AS version FROM pages WHERE id = ANY($1::text[])', [ids]);
+    assert.deepEqual(Object.fromEntries(versions.map((row) => [row.id, row.version])), { [ids[0]!]: INDEX_VERSION, [ids[1]!]: 0, [ids[2]!]: INDEX_VERSION });
+  } finally {
+    await server.db.query('DROP TRIGGER refuse_one_page ON search_sections');
+    await server.db.query('DROP FUNCTION refuse_one_page()');
+  }
 });
