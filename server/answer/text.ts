@@ -110,7 +110,9 @@ const SYNONYMS = `directory folder dir
   configuration config conf
   authentication auth
   transaction xact
-  sequential seq`
+  sequential seq
+  change alter modify
+  run execute`
   .split('\n')
   .map((group) => group.trim().split(/\s+/));
 const SYNONYM_OF = new Map<string, string>();

@@ -140,6 +140,25 @@ const QUALITY_PAGES = [
     ].join('\n'),
   },
   {
+    url: 'https://acme.test/docs/kilns',
+    title: 'Kilns',
+    content: [
+      '# Kilns',
+      '',
+      '## Firing schedules',
+      '',
+      'Each kiln fires on its own schedule, which the studio sets when the kiln is added.',
+      '',
+      '## Altering a firing schedule',
+      '',
+      'To alter the firing schedule of a kiln, call `kiln.reschedule(at)`; firings already started keep their time.',
+      '',
+      '## Executing a glaze test',
+      '',
+      'A glaze test is executed with `kiln.test_glaze(name)`, on the next firing.',
+    ].join('\n'),
+  },
+  {
     url: 'https://acme.test/docs/glossary',
     title: 'Glossary',
     content: [
@@ -861,6 +880,14 @@ describe('grounding and the embedded answer', () => {
   test('the visitor\'s word is found under the page\'s: "folder" finds "directory"', async () => {
     const { json } = await ask('Which folder does the nightly archive go to?');
     assert.match(json.text, /^Every night the archive is written to the export directory you choose in the settings/);
+  });
+
+  test('the visitor\'s verb is found under the page\'s: "change" finds "alter", "run" finds "execute"', async () => {
+    const changed = await ask("How do I change a kiln's firing schedule?");
+    assert.match(changed.json.text, /^To alter the firing schedule of a kiln, call `kiln\.reschedule\(at\)`/);
+    assert.deepEqual(changed.json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/kilns#altering-a-firing-schedule']);
+    const run = await ask('How can I run a glaze test?');
+    assert.match(run.json.text, /^A glaze test is executed with `kiln\.test_glaze\(name\)`/);
   });
 
   test('"what is …?" is answered by the first sentence under the heading that names it, though it does not repeat the name', async () => {
