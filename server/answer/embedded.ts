@@ -12,7 +12,7 @@
  * When the passages do not cover the question it says so plainly, in the visitor's
  * language, instead of guessing.
  */
-import { plainInline } from '../content/markdown.js';
+import { isTableDelimiter, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, CHANGES_ASKED, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isReleaseNotes, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
@@ -704,7 +704,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       continue;
     }
     const trimmed = line.trim();
-    if (isTableRule(lines[index + 1])) header = tableCells(trimmed);
+    if (isTableDelimiter(lines[index + 1])) header = tableCells(trimmed);
     const row = tableRow(trimmed, lines[index + 1], header);
     if (row !== undefined) {
       // A table's row (a function and what it does, a setting and its meaning) answers like a paragraph.
@@ -767,8 +767,6 @@ function joinStepsAroundCode(blocks: Block[]): void {
   }
 }
 
-const isTableRule = (line: string | undefined) => line !== undefined && /^\|[\s:|-]+\|$/.test(line.trim()) && line.includes('-');
-
 const tableCells = (line: string) =>
   line
     .replace(/^\||\|$/g, '')
@@ -785,7 +783,7 @@ const tableCells = (line: string) =>
  */
 function tableRow(line: string, next: string | undefined, header: string[] | undefined): string | undefined {
   if (!line.startsWith('|')) return undefined;
-  if (isTableRule(line) || isTableRule(next)) return '';
+  if (isTableDelimiter(line) || isTableDelimiter(next)) return '';
   const cells = tableCells(line);
   if (header !== undefined && header.length >= 3 && cells[0]) {
     const values = header.slice(1).flatMap((name, index) => {

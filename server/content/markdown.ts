@@ -15,6 +15,11 @@ export function closesFence(mark: string | undefined, fence: string): boolean {
 }
 const FRAGMENT_ID = /^[^\s{}]+$/;
 
+/** A table's delimiter row, under its header row (`| --- | :-: |`). */
+export function isTableDelimiter(line: string | undefined): boolean {
+  return line !== undefined && line.includes('|') && line.includes('-') && /^[\s:|-]*$/.test(line);
+}
+
 /**
  * An ATX heading line (`## Text ##`): its level and its text without the closing `#`s.
  * Read by hand: the usual regular expression backtracks over runs of spaces.

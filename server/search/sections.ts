@@ -17,7 +17,7 @@
  * syntax without backtracking regular expressions.
  */
 import type { PageFormat } from '../../wire/contract.js';
-import { atxHeading, closesFence, customId, FENCE, plainInline } from '../content/markdown.js';
+import { atxHeading, closesFence, customId, FENCE, isTableDelimiter, plainInline } from '../content/markdown.js';
 
 export interface Section {
   /** Order in the page, from 0. */
@@ -268,7 +268,7 @@ function blocksOf(source: string[]): { lines: string[]; header?: string[] }[] {
     }
     if (fenceMatch) fence = fenceMatch[1]!;
     const row = /^\s*\|/.test(line);
-    if (row && !header && isTableDelimiter(source[index + 1] ?? '')) {
+    if (row && !header && isTableDelimiter(source[index + 1])) {
       end();
       header = [line, source[++index]!];
       continue;
@@ -283,11 +283,6 @@ function blocksOf(source: string[]): { lines: string[]; header?: string[] }[] {
   }
   end();
   return blocks;
-}
-
-/** A table's delimiter row, under its header row (`| --- | :-: |`). */
-function isTableDelimiter(line: string): boolean {
-  return line.includes('|') && line.includes('-') && /^[\s:|-]*$/.test(line);
 }
 
 /**
