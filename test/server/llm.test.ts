@@ -67,6 +67,29 @@ describe('the OpenAI-compatible engine', () => {
     assert.deepEqual(question, { role: 'user', content: 'How do I install the widget?' });
   });
 
+  test('tokens a model streams every few milliseconds reach the browser in a few writes, each still an event, the first at once', async () => {
+    const deltas = Array.from({ length: 60 }, (_, index) => `word${index} `);
+    upstream.setScript(streamDeltas(deltas, 3));
+    const response = await fetch(server.url + CHAT, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', Authorization: 'Bearer ws_test_help' },
+      body: JSON.stringify({ message: 'How do I install the widget?' }),
+    });
+    // What the browser reads: each chunk is a task and a promise on the page's main thread.
+    const chunks: string[] = [];
+    const decoder = new TextDecoder();
+    const reader = response.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(decoder.decode(read.value, { stream: true }));
+    const events = chunks.join('').split('\n\n').filter(Boolean);
+    const tokens = events.filter((event) => event.includes('event: token')).map((event) => JSON.parse(event.split('data: ')[1]!).delta);
+    assert.deepEqual(tokens, deltas, 'every token, in order, one event each');
+    const ids = events.map((event) => Number(/^id: (\d+)/m.exec(event)?.[1])).filter(Number.isFinite);
+    assert.deepEqual(ids, ids.map((_, index) => index + 1));
+    const withTokens = chunks.filter((chunk) => chunk.includes('event: token'));
+    assert.ok(withTokens.length <= deltas.length / 3, `${deltas.length} tokens came in ${withTokens.length} reads`);
+    assert.equal((withTokens[0]!.match(/event: token/g) ?? []).length, 1, 'the first token is written on its own, without waiting for others');
+  });
+
   test('the grounding holds the passages as the pages write them, code blocks byte for byte, numbered as the sources', async () => {
     upstream.setScript(streamDeltas(['Use sign_visitor_id [1].']));
     const response = await server.request('POST', CHAT, { token: 'ws_test_help', body: { message: 'How do I sign the visitor id in Python?' } });
