@@ -25,15 +25,15 @@ test('a flag is never the value of the one before it; a dash-number is a value',
 
 test('flags nobody declared are kept, for the command to refuse or pass on', () => {
   assert.deepEqual(parseFlags(['--unknown', '--port=1'], KNOWN).flags, { unknown: true, port: '1' });
-  assert.equal(serverOptions(parseFlags(['--admin-token', 'secret-secret-secret']).flags, {}).adminToken, 'secret-secret-secret');
 });
 
 test('start flags and their environment variables', () => {
-  const options = serverOptions(parseFlags(['--port', '9000', '--fixture=none']).flags, { HOST: '0.0.0.0', ASSIST_RATE_LIMIT: '5' });
+  const options = serverOptions(parseFlags(['--port', '9000', '--fixture=none', '--admin-token', 'secret-secret-secret']).flags, { HOST: '0.0.0.0', ASSIST_RATE_LIMIT: '5' });
   assert.equal(options.port, 9000);
   assert.equal(options.host, '0.0.0.0');
   assert.equal(options.fixture, undefined);
   assert.equal(options.rateLimit, 5);
+  assert.equal(options.adminToken, 'secret-secret-secret');
   assert.throws(() => serverOptions(parseFlags(['--port', 'x']).flags, {}), /--port must be a whole number from 0 to 65535/);
   assert.throws(() => serverOptions(parseFlags(['--port']).flags, {}), /--port needs a value/);
 });
