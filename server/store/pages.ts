@@ -214,11 +214,12 @@ export async function reindexStalePages(
   let total = 0;
   // Pages that failed on their own this run: left with their earlier index, tried again at the next start.
   const failed: string[] = [];
-  const stalePages = (tx: Queryable, limit: number) =>
+  // The oldest stale pages no other server holds, or only the one of `id`, locked until the transaction ends.
+  const stalePages = (tx: Queryable, limit: number, id?: string) =>
     tx.query<PageRow>(
-      `SELECT ${COLUMNS} FROM pages WHERE indexed_version < $1 AND NOT (id = ANY($3::text[]))
+      `SELECT ${COLUMNS} FROM pages WHERE indexed_version < $1 AND NOT (id = ANY($3::text[])) AND ($4::text IS NULL OR id = $4)
        ORDER BY indexed_version, seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [INDEX_VERSION, limit, failed],
+      [INDEX_VERSION, limit, failed, id ?? null],
     );
   while (!signal?.aborted) {
     let done = 0;
@@ -236,9 +237,9 @@ export async function reindexStalePages(
       for (const id of ids) {
         try {
           done += await db.transaction(async (tx) => {
-            const [page] = await tx.query<PageRow>(`SELECT ${COLUMNS} FROM pages WHERE id = $1 AND indexed_version < $2 FOR UPDATE SKIP LOCKED`, [id, INDEX_VERSION]);
-            if (page) await indexPages(tx, [page]);
-            return page ? 1 : 0;
+            const page = await stalePages(tx, 1, id);
+            await indexPages(tx, page);
+            return page.length;
           });
         } catch (error) {
           failed.push(id);
