@@ -143,6 +143,18 @@ export const chatStyles = css`
     padding: 10px 12px;
     border-radius: var(--_radius) var(--_radius) var(--_radius) 4px;
   }
+  /*
+   * The blocks of an answer out of view (a long answer streaming in, the earlier answers of a
+   * conversation) are not laid out or painted again while the answer grows: each update then
+   * costs what is on screen, not the whole thread. Once shown, a block keeps its size, so the
+   * scroll position holds; its text stays in the accessibility tree and in find-in-page. The
+   * margin lets a focus ring drawn outside a link at a block's edge show whole.
+   */
+  .assistant .markdown > * {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 40em auto 1.5em;
+    overflow-clip-margin: 4px;
+  }
   .assistant pre .copy-code {
     position: absolute;
     top: 4px;
