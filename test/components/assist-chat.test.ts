@@ -430,17 +430,23 @@ describe('<assist-chat> answers', () => {
     expect(chat.live()).to.equal(en.chatCopied);
   });
 
-  it('follows the answer to the bottom until the visitor scrolls up', async () => {
+  /** An inline chat in a 300 px box, its answer streaming `count` paragraphs made by `paragraph`, all shown. */
+  async function streamParagraphs(count: number, paragraph: (index: number) => string) {
     container('scroll-box', 300);
     const stream = controlledStream();
     worker.use(http.post(`${API}/chat`, () => stream.response()));
     const chat = await mountChat({ variant: 'inline', target: '#scroll-box' });
     await chat.ask('Long answer please');
     stream.send(...chatEvents(REPLY, []).slice(0, 4));
-    const log = chat.$('.log')!;
-    for (let line = 0; line < 15; line++) stream.send(['token', { delta: `Line ${line} of a long answer.\n\n` }]);
-    await until(() => expect(chat.messages().at(-1)).to.contain('Line 14'));
+    for (let index = 0; index < count; index++) stream.send(['token', { delta: `${paragraph(index)}\n\n` }]);
+    await until(() => expect(chat.$$('.assistant:last-child .markdown > p')).to.have.length(count));
     await chat.element.updateComplete;
+    return { chat, stream, log: chat.$('.log')! };
+  }
+
+  it('follows the answer to the bottom until the visitor scrolls up', async () => {
+    const { chat, stream, log } = await streamParagraphs(15, (line) => `Line ${line} of a long answer.`);
+    expect(chat.messages().at(-1)).to.contain('Line 14');
     expect(log.scrollHeight).to.be.greaterThan(log.clientHeight);
     expect(log.scrollHeight - log.scrollTop - log.clientHeight).to.be.lessThan(2);
 
@@ -453,15 +459,7 @@ describe('<assist-chat> answers', () => {
   });
 
   it('skips laying out and painting the blocks of a long answer out of view, which stay read, found and focusable', async () => {
-    container('scroll-box', 300);
-    const stream = controlledStream();
-    worker.use(http.post(`${API}/chat`, () => stream.response()));
-    const chat = await mountChat({ variant: 'inline', target: '#scroll-box' });
-    await chat.ask('Long answer please');
-    stream.send(...chatEvents(REPLY, []).slice(0, 4));
-    for (let block = 0; block < 120; block++) stream.send(['token', { delta: `Block ${block}, with [a link](https://acme.test/b${block}).\n\n` }]);
-    await until(() => expect(chat.messages().at(-1)).to.contain('Block 119'));
-    await chat.element.updateComplete;
+    const { chat, log } = await streamParagraphs(120, (block) => `Block ${block}, with [a link](https://acme.test/b${block}).`);
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await frame();
     const blocks = chat.$$('.assistant:last-child .markdown > p');
@@ -476,7 +474,7 @@ describe('<assist-chat> answers', () => {
     expect(chat.element.shadowRoot!.activeElement).to.equal(link);
     await frame();
     expect(link.checkVisibility({ contentVisibilityAuto: true })).to.equal(true);
-    const [box, view] = [link.getBoundingClientRect(), chat.$('.log')!.getBoundingClientRect()];
+    const [box, view] = [link.getBoundingClientRect(), log.getBoundingClientRect()];
     expect(box.top).to.be.at.least(view.top);
     expect(box.bottom).to.be.at.most(view.bottom);
   });
