@@ -38,6 +38,21 @@ function forcedColorsCommand() {
 }
 
 /**
+ * Brings the test's page to the front: a page behind another gets no frames, and what the browser
+ * decides in a frame (which blocks `content-visibility: auto` skips) is never decided there.
+ */
+function bringToFrontCommand() {
+  return {
+    name: 'bring-to-front-command',
+    async executeCommand({ command, session }) {
+      if (command !== 'bring-to-front') return undefined;
+      await session.browser.getPage(session.id).bringToFront();
+      return true;
+    },
+  };
+}
+
+/**
  * Chromium's whole accessibility tree, containers (lists, list items, dialogs) included, which the
  * runner's own snapshot leaves out as uninteresting.
  */
@@ -59,7 +74,7 @@ export default {
   testFramework: { config: { timeout: 10000 } },
   // The accessibility files run dozens of axe passes; a loaded CI machine needs more than the default two minutes.
   testsFinishTimeout: 300_000,
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), forcedColorsCommand(), accessibilityTreeCommand()],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), forcedColorsCommand(), accessibilityTreeCommand(), bringToFrontCommand()],
   middleware: [
     function serveMswWorker(context, next) {
       if (context.path === '/mockServiceWorker.js') {
@@ -75,7 +90,10 @@ export default {
       launchOptions: {
         executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
         headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        // Accessibility on, as when a screen reader runs: the tree the accessibility tests read is the one it gets.
+        // Without it Chromium builds the tree only for what is laid out, and leaves out the text of an answer's
+        // blocks skipped by `content-visibility: auto` until they are, which a screen reader never meets.
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--force-renderer-accessibility'],
       },
     }),
   ],

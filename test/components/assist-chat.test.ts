@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { fakeSpeechRecognition } from './fake-speech.js';
-import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
+import { emulateMedia, executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
 import { http, HttpResponse } from 'msw';
 import type { ConversationSummary, WidgetConfig } from '../../wire/contract.js';
 import '../../src/assist.js';
@@ -11,7 +11,7 @@ import { clearConfigCache } from '../../src/core/config-cache.js';
 import { en } from '../../src/i18n/translations/en.js';
 import { de } from '../../src/i18n/translations/de.js';
 import { ja } from '../../src/i18n/translations/ja.js';
-import { loadAxe } from './a11y-support.js';
+import { accessibilityTree, findAll, loadAxe, spokenText } from './a11y-support.js';
 import { API, controlledStream, CONFIG, FAST_RETRY, REPLY, WIDGET_KEY, chatEvents, encodeEvents, errorBody, hit, tick, useMockApi, worker, captureBeacons, type StreamEvent } from '../client/support.js';
 
 const requests = useMockApi();
@@ -459,21 +459,23 @@ describe('<assist-chat> answers', () => {
   });
 
   it('skips laying out and painting the blocks of a long answer out of view, which stay read, found and focusable', async () => {
-    const { chat, log } = await streamParagraphs(120, (block) => `Block ${block}, with [a link](https://acme.test/b${block}).`);
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    await frame();
+    const { chat, log } = await streamParagraphs(60, (block) => `Block ${block}, with [a link](https://acme.test/b${block}).`);
+    await executeServerCommand('bring-to-front');
     const blocks = chat.$$('.assistant:last-child .markdown > p');
     const [first, last] = [blocks[0]!, blocks.at(-1)!];
     const link = first.querySelector('a')!;
+    const rendered = (element: Element) => element.checkVisibility({ contentVisibilityAuto: true });
     // Skipped: what the browser does not lay out again while the answer grows.
-    expect(link.checkVisibility({ contentVisibilityAuto: true })).to.equal(false);
-    expect(last.querySelector('a')!.checkVisibility({ contentVisibilityAuto: true })).to.equal(true);
+    await until(() => expect([rendered(link), rendered(last.querySelector('a')!)]).to.deep.equal([false, true]));
     expect(first.textContent).to.equal('Block 0, with a link.');
+    // A screen reader reads all of it: every block's text and link are in the accessibility tree.
+    const [logNode] = findAll(await accessibilityTree(), (node) => node.role === 'log');
+    expect(spokenText(logNode!)).to.contain('Block 0, with a link.');
+    expect(findAll(logNode!, (node) => node.role === 'link' && node.name === 'a link')).to.have.length(60);
     // A keyboard visitor reaches its link: it is laid out again, in view, when focused.
     link.focus();
     expect(chat.element.shadowRoot!.activeElement).to.equal(link);
-    await frame();
-    expect(link.checkVisibility({ contentVisibilityAuto: true })).to.equal(true);
+    await until(() => expect(rendered(link)).to.equal(true));
     const [box, view] = [link.getBoundingClientRect(), log.getBoundingClientRect()];
     expect(box.top).to.be.at.least(view.top);
     expect(box.bottom).to.be.at.most(view.bottom);
