@@ -12,13 +12,14 @@
  * the engine's ranking, the conversation's terms and the page being read; the entry of a call
  * the question names ("What does zip() do?") above a page named after the word; a section
  * whose heading (a page's opening: the page's title) names something the visitor did not ask
- * about ("Windows" when nobody said Windows) ranks lower, and sections sharing no term with the
- * question or the conversation are dropped.
+ * about ("Windows" when nobody said Windows) ranks lower, as does a page of a C API (its sections
+ * headed by C declarations) when the question does not speak of C, and sections sharing no term
+ * with the question or the conversation are dropped.
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { completesWord, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type SectionHit } from '../search/search.js';
+import { completesWord, pageHeadings, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
@@ -175,6 +176,9 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // A table row headed by a name the question names, called: its first cell starts with the name and its parameters,
   // "`refund_age(month)`", or "`unnest` ( `anyarray` ) → …" with what it returns; not an option's "`timeout` (integer)".
   const rowsNamed = named.map((name) => new RegExp(`^\\|\\s*\`?${escapeRegExp(name.replace(/\(\)$/, ''))}(?:\`?\\(|\`?\\s*\\([^|\\n]*\\)\\s*(?:→|->))`, 'im'));
+  // "What is a generator?" asks about the language, not the C API's `PyObject *PyGen_New(PyFrameObject *frame)`: a page of
+  // C declarations answers a C programmer, so unless the question speaks of C its sections rank lower.
+  const cPages = speaksOfC(input.question) ? new Set<string>() : await cApiPages(db, input.organisationId, [...candidates.values()].map(({ hit }) => hit.pageId));
   const entries = [...candidates.values()].map((entry) => ({
     ...entry,
     markdown: markdown.get(entry.hit.id) ?? '',
@@ -242,7 +246,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         0.1 * pageAbout -
         0.3 * offTopic -
         (narrowEntry ? 0.4 : 0) -
-        (changes ? 0.5 : 0);
+        (changes ? 0.5 : 0) -
+        (cPages.has(hit.pageId) && namedIndex === -1 ? 0.6 : 0);
       return { hit: { ...hit, markdown }, score, changes, covers: !changes && coverage >= 0.5, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
     .filter((entry) => entry.relevant)
@@ -435,6 +440,31 @@ async function descriptionAfter(db: Queryable, organisationId: string, opening: 
 async function withMarkdown(db: Queryable, hits: SectionHit[]): Promise<RetrievedSection[]> {
   const markdown = await readSectionMarkdown(db, hits.map((hit) => hit.id));
   return hits.map((hit) => ({ ...hit, markdown: markdown.get(hit.id) ?? '' }));
+}
+
+/**
+ * A C function's declaration as a heading: `int PyDict_Check(PyObject *p)`, `PyObject *PyGen_New(PyFrameObject *frame)`,
+ * `void Py_Finalize(void)`; not a method's `class dict(**kwargs)` nor a topic's "Enum Members (aka instances)".
+ */
+const C_DECLARATION = /^(?:(?:const|unsigned|signed|struct|static|extern)\s+)*[A-Za-z_]\w*(?:\s*\*+\s*[A-Za-z_]\w*\((?:…|[^()]*)|\s+[A-Za-z_]\w*\((?:void|(?:const\s+)?[A-Za-z_]\w*(?:\s*\*+\s*|\s+)[A-Za-z_]\w*(?:\[\])?(?:,.*)?))\)$/;
+
+/** Of a page's headings, at least this share declaring C functions (and two) makes it a page of a C API. */
+const C_API_SHARE = 0.15;
+
+/** A question that speaks of C: "in a C extension", "the c api", "from c code". */
+function speaksOfC(question: string): boolean {
+  return /(?<![\w.])C(?![\w+#])/.test(question) || /\bc[\s-](?:api|extensions?|code|functions?|library|libraries|programs?|structs?|types?)\b/i.test(question);
+}
+
+/** Of some pages, those of a C API: enough of their sections are headed by a C function's declaration. */
+async function cApiPages(db: Queryable, organisationId: string, pageIds: string[]): Promise<Set<string>> {
+  const headings = await pageHeadings(db, { organisationId, pageIds: [...new Set(pageIds)] });
+  const pages = new Set<string>();
+  for (const [pageId, own] of headings) {
+    const declarations = own.filter((heading) => C_DECLARATION.test(heading)).length;
+    if (declarations >= Math.max(2, own.length * C_API_SHARE)) pages.add(pageId);
+  }
+  return pages;
 }
 
 /** Retrieved sections numbered in order ([1] is the first), each with its own address. */

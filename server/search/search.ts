@@ -316,6 +316,21 @@ export async function sectionsAfterOpening(db: Queryable, params: { organisation
   return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
 }
 
+/** The own headings of the sections of some pages (a page's opening has none), by page. */
+export async function pageHeadings(db: Queryable, params: { organisationId: string; pageIds: string[] }): Promise<Map<string, string[]>> {
+  const rows = await db.query<{ pageId: string; path: string }>(
+    `SELECT page_id AS "pageId", path FROM search_sections WHERE organisation_id = $1 AND page_id = ANY($2::text[]) AND path <> ''`,
+    [params.organisationId, params.pageIds],
+  );
+  const headings = new Map<string, string[]>();
+  for (const row of rows) {
+    const own = headings.get(row.pageId) ?? [];
+    own.push(ownHeadingOf(row.path));
+    headings.set(row.pageId, own);
+  }
+  return headings;
+}
+
 /** The last heading of a heading path, trimmed. */
 const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
 

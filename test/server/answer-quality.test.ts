@@ -685,6 +685,41 @@ const QUALITY_PAGES = [
     title: 'Offices',
     content: ['# Offices', '', 'Our Berlin office serves the storefronts of Europe, and its payout desk answers in German.'].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/receipts',
+    title: 'Receipts',
+    content: [
+      '# Receipts',
+      '',
+      'A receipt is the proof of payment Acme emails to a customer after an order.',
+      '',
+      '## Correcting a receipt',
+      '',
+      'To clear the lines of a receipt, open it in the dashboard and press Clear; the customer gets the corrected receipt.',
+    ].join('\n'),
+  },
+  {
+    // A C API's reference: each section is headed by a C function's declaration.
+    url: 'https://acme.test/docs/c-api/receipt',
+    title: 'Receipt Objects',
+    content: [
+      '# Receipt Objects',
+      '',
+      'Receipt objects are what the Acme runtime uses to implement receipts. They are normally created by calling `Receipt_New()`, not by hand.',
+      '',
+      '## int Receipt_Check(AcmeObject *object)',
+      '',
+      'Return true if object is a receipt object.',
+      '',
+      '## AcmeObject *Receipt_New(const char *order)',
+      '',
+      'Create a receipt for the order. Return a new reference.',
+      '',
+      '## void Receipt_Clear(AcmeObject *receipt)',
+      '',
+      'Clear the lines of the receipt.',
+    ].join('\n'),
+  },
 ];
 
 function qualityFixture() {
@@ -1255,6 +1290,21 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('The dashboard says ERROR: account "bob" does not exist');
     assert.match(json.text, /^This happens when nobody has invited you yet: ask an owner of the organisation for an invitation \[1\]\./);
     assert.equal(json.sources[0].url, 'https://acme.test/docs/troubleshooting#signing-in-to-the-dashboard');
+  });
+
+  test('a page of C declarations answers questions about C only: "How do I clear the lines of a receipt?" is answered by the guide, not by `void Receipt_Clear(…)`', async () => {
+    for (const [question, url] of [
+      ['What is a receipt?', 'https://acme.test/docs/receipts'],
+      ['How do I clear the lines of a receipt?', 'https://acme.test/docs/receipts#correcting-a-receipt'],
+    ]) {
+      const { json } = await ask(question);
+      assert.equal(json.sources[0]?.url, url, `${question}\n${json.text}`);
+    }
+    // A question that speaks of C, or names a declared function, is answered from its declaration.
+    for (const question of ['How do I clear a receipt from C code?', 'What does Receipt_Clear() do?']) {
+      const { json } = await ask(question);
+      assert.equal(json.sources[0]?.url, 'https://acme.test/docs/c-api/receipt#void-receipt_clearacmeobject-receipt', `${question}\n${json.text}`);
+    }
   });
 
   test("a table's row answers for what it names: a function and what it does", async () => {
