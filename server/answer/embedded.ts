@@ -14,7 +14,7 @@
  */
 import { isTableDelimiter, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, CHANGES_ASKED, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isReleaseNotes, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, CHANGES_ASKED, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isReleaseNotes, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -129,6 +129,8 @@ const CHANGE_NOTE_WEIGHT = 0.5;
 const ENDS_SENTENCE = /[.!?。！？]["”’')\]]?$/;
 /** How much a list item counts against a sentence of prose as what answers: an item is often one of many options, a sentence says how. */
 const LIST_ITEM = 0.7;
+/** How much more a sentence of a setting's entry counts when the question asks which setting does something. */
+const SETTING_ENTRY = 1.5;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
@@ -208,6 +210,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const definitional = DEFINITION_ASKED.test(input.question);
   const changesAsked = CHANGES_ASKED.test(input.question);
   const asksHow = HOW_ASKED.test(input.question);
+  const settingAsked = SETTING_ASKED.test(input.question);
   // A pasted error is explained right where the page shows it: the sentence holding it or following the example that does.
   const error = errorMessageIn(input.question);
   const stretches = (error ? errorStretches(error) : []).filter((stretch) => stretch.length >= 8);
@@ -290,7 +293,10 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const signpost = SIGNPOST.test(unit.text) ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
       // "Changed in version 3.9: … raise `ImportError` …" says what a version changed, not what happens now.
       const changeNote = !changesAsked && CHANGE_NOTE.test(unit.text) ? CHANGE_NOTE_WEIGHT : 1;
+      // "Which setting …?" asks for a setting's name: its entry says it.
+      const setting = settingAsked && SETTING_HEADING.test(ownHeading(unit.passage.section.section, { withParameters: true })) ? SETTING_ENTRY : 1;
       const score =
+        setting *
         changeNote *
         signpost *
         (isProse(unit) || announcesWhatFollows(unit) ? 1 : LIST_ITEM) *

@@ -25,7 +25,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, isReleaseNotes, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { SETTING_ASKED, SETTING_HEADING, abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, isReleaseNotes, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 
 export interface RetrievalInput {
@@ -173,6 +173,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // Release notes tell what changed, not how things work: unless the question asks about versions, they rank lower, and
   // after every passage that covers the question ("How do I change the prefix?" is not answered by "The prefix can now be changed").
   const asksAboutChanges = CHANGES_ASKED.test(input.question);
+  // "Which setting controls …?" is answered by a setting's entry (`work_mem (integer)`, `PYTHONOPTIMIZE`, `--schema-only`).
+  const settingAsked = SETTING_ASKED.test(input.question);
   // A table row headed by a name the question names, called: its first cell starts with the name and its parameters,
   // "`refund_age(month)`", or "`unnest` ( `anyarray` ) → …" with what it returns; not an option's "`timeout` (integer)".
   const rowsNamed = named.map((name) => new RegExp(`^\\|\\s*\`?${escapeRegExp(name.replace(/\(\)$/, ''))}(?:\`?\\(|\`?\\s*\\([^|\\n]*\\)\\s*(?:→|->))`, 'im'));
@@ -247,7 +249,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         0.3 * offTopic -
         (narrowEntry ? 0.4 : 0) -
         (changes ? 0.5 : 0) -
-        (cPages.has(hit.pageId) && namedIndex === -1 ? 0.6 : 0);
+        (cPages.has(hit.pageId) && namedIndex === -1 ? 0.6 : 0) +
+        (settingAsked && SETTING_HEADING.test(ownHeadingText) ? 0.6 : 0);
       return { hit: { ...hit, markdown }, score, changes, covers: !changes && coverage >= 0.5, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
     .filter((entry) => entry.relevant)

@@ -308,6 +308,15 @@ export function termsDoneWithout(question: string): Set<string> {
   return new Set([...question.matchAll(/\bwithout\s+((?:(?!(?:and|or|but|in|on|at|for|to|with|from|into|when|while|because|so|if|how|what|why|where|which|who|can|could|do|does|should|would|is|are|i)\b)[^\s,;:?!.]+\s*)+)/gi)].flatMap((match) => terms(match[1]!)));
 }
 
+/** A question that asks which setting does something: "Which setting controls …?", "what config option …". */
+export const SETTING_ASKED = /\b(?:which|what)\s+(?:[\w-]+\s+){0,3}(?:settings?|parameters?|options?|flags?|variables?|knobs?)\b/i;
+
+/**
+ * A heading that is a setting's entry: a name with its type (`work_mem (integer)`), an environment
+ * variable (`PYTHONOPTIMIZE`), or a command-line option (`-O`, `--schema-only`, `-f file, --file=file`).
+ */
+export const SETTING_HEADING = /^(?:[a-z_][\w.]*\s*\((?:integer|boolean|string|enum|floating point|real|int|bool)\)|[A-Z][A-Z0-9_]{3,}|--?[\w-]+(?:[ =]\S+)?(?:,\s*--?[\w-]+(?:[ =]\S+)?)*)$/;
+
 /** A question about versions or what changed between them. */
 export const CHANGES_ASKED = /\b(?:releases?|released|versions?|changelog|what['’]?s new|new in|deprecated|(?:changed|added|removed) in|upgrad(?:e|ed|ing))\b|\b\d+\.\d+\b/i;
 

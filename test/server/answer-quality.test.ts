@@ -518,6 +518,10 @@ const QUALITY_PAGES = [
       '',
       'Determines the maximum number of concurrent sessions of the dashboard. The default is 100.',
       '',
+      '## sort_memory (integer)',
+      '',
+      'Sets the base maximum amount of memory a query operation such as a sort uses before writing to temporary disk files.',
+      '',
       '## Host limits',
       '',
       'To raise the number of open files the host allows, increase its limits: a host with many concurrent sessions may reach its maximum of open files.',
@@ -684,6 +688,11 @@ const QUALITY_PAGES = [
     url: 'https://acme.test/docs/offices',
     title: 'Offices',
     content: ['# Offices', '', 'Our Berlin office serves the storefronts of Europe, and its payout desk answers in German.'].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/export-streaming',
+    title: 'Streaming exports',
+    content: ['# Streaming exports', '', 'While an export streams, its rows may spill to disk to keep memory use under control, and a sort of them waits for the last row.'].join('\n'),
   },
   {
     url: 'https://acme.test/docs/receipts',
@@ -1290,6 +1299,12 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('The dashboard says ERROR: account "bob" does not exist');
     assert.match(json.text, /^This happens when nobody has invited you yet: ask an owner of the organisation for an invitation \[1\]\./);
     assert.equal(json.sources[0].url, 'https://acme.test/docs/troubleshooting#signing-in-to-the-dashboard');
+  });
+
+  test('"Which setting …?" is answered by the setting\'s entry, not by a passage that shares more of its words', async () => {
+    const { json } = await ask('Which setting controls how much memory a sort may use before it spills to disk?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/server-settings#sort_memory-integer', json.text);
+    assert.match(json.text, /^`sort_memory \(integer\)`: Sets the base maximum amount of memory/);
   });
 
   test('a page of C declarations answers questions about C only: "How do I clear the lines of a receipt?" is answered by the guide, not by `void Receipt_Clear(…)`', async () => {
