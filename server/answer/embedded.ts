@@ -131,6 +131,10 @@ const ENDS_SENTENCE = /[.!?。！？]["”’')\]]?$/;
 const LIST_ITEM = 0.7;
 /** How much more a sentence of a setting's entry counts when the question asks which setting does something. */
 const SETTING_ENTRY = 1.5;
+/** A sentence that says how to fix what the passage shows: "The fix is to …", "To avoid this, …", "You can prevent it by …". */
+const FIX_CUE = /^(?:the (?:fix|solution|remedy|workaround|cure) (?:is|for this is)|to (?:fix|avoid|prevent|solve|work around|get around|correct|resolve) (?:this|it|that|the (?:problem|error|issue))|(?:you can )?(?:fix|avoid|prevent|solve) (?:this|it) by)\b/i;
+/** How much more the sentence with the fix counts than the others that explain a pasted error. */
+const FIX_WEIGHT = 1.5;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
@@ -218,9 +222,12 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const folded = text.toLowerCase().replace(/\s+/g, ' ');
     return stretches.some((stretch) => folded.includes(stretch));
   };
+  // "The fix is to close the file explicitly.": what the visitor wants of a page that shows their error.
+  const fixesError = (unit: Unit) =>
+    stretches.length > 0 && FIX_CUE.test(unit.text) && unit.passage.blocks.some((block) => showsError(block.kind === 'code' ? block.markdown : block.text));
   const explainsError = (unit: Unit) => {
     if (stretches.length === 0) return false;
-    if (showsError(unit.text)) return true;
+    if (showsError(unit.text) || fixesError(unit)) return true;
     const blocks = unit.passage.blocks;
     const block = blocks[unit.block]!;
     if (block.kind === 'code') return false;
@@ -296,6 +303,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       // "Which setting …?" asks for a setting's name: its entry says it.
       const setting = settingAsked && SETTING_HEADING.test(ownHeading(unit.passage.section.section, { withParameters: true })) ? SETTING_ENTRY : 1;
       const score =
+        (fixesError(unit) ? FIX_WEIGHT : 1) *
         setting *
         changeNote *
         signpost *
@@ -566,8 +574,8 @@ const ANNOUNCING_WORDS = 30;
 /** A lead shorter than this always takes the sentence after it, if that is not too long. */
 const SHORT_LEAD_WORDS = 15;
 
-/** A sentence that leans on the one before it ("These are called advisory locks"). */
-const LEANS_BACK = /^(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so)\b/i;
+/** A sentence that leans on the one before it ("These are called advisory locks", "To prevent this, set …"). */
+const LEANS_BACK = /^(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so|to\s+\p{L}+(?:\s+\p{L}+)?\s+(?:this|that|it|these|those)\b)\b/iu;
 
 /**
  * Where a sentence of a paragraph starts to be quoted: at the sentence before it when it leans

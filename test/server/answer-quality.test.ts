@@ -1218,6 +1218,30 @@ describe('grounding and the embedded answer', () => {
     assert.equal(text, 'This is because the old relay still holds the port for a minute. To prevent this, set the reuse flag [1]:\n\n```sh\nassist relay --reuse-port\n```');
   });
 
+  test('a pasted error is answered by the fix the page gives ("The fix is to …"), not by what else its examples show', () => {
+    const markdown = [
+      'A relay restarted too quickly fails:',
+      '',
+      '```text',
+      'RelayError: [E42] port already bound',
+      '```',
+      '',
+      'In addition, the verbose log shows which relay still holds the port:',
+      '',
+      '```text',
+      'relay.log:3: RelayError: [E42] port already bound (held by relay 7)',
+      '```',
+      '',
+      'The fix is to let the new relay reuse the port. Example using the reuse flag:',
+      '',
+      '```sh',
+      'assist relay --reuse-port',
+      '```',
+    ].join('\n');
+    const { text } = composeFrom('RelayError: [E42] port already bound', [{ url: 'https://acme.test/docs/relay#restarting', title: 'Relay', section: 'Restarting', markdown }]);
+    assert.equal(text, 'The fix is to let the new relay reuse the port. Example using the reuse flag [1]:\n\n```sh\nassist relay --reuse-port\n```');
+  });
+
   test('a question written in capitals, or starting with "without", is read like any other', () => {
     const closing = { url: 'https://acme.test/docs/ledgers#closing', title: 'Ledgers', section: 'Closing a ledger', markdown: 'To close a ledger, run `acme ledger close` with its name.' };
     for (const question of ['HOW DO I CLOSE a ledger?', 'Without restarting how do I close a ledger?']) {
