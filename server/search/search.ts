@@ -2,8 +2,9 @@
  * Search over the sections of a widget's sources. This is the one entry point that the
  * search route and the answer engines' retrieval use.
  *
- * One round trip: `search_run` (002_search.sql) resolves the words and ranks sections, in
- * PL/pgSQL so its statements are planned once per connection. What happens there:
+ * Two round trips: `search_run` (002_search.sql) resolves the words and ranks sections, in
+ * PL/pgSQL so its statements are planned once per connection; then the texts of the hits
+ * kept are read, not those of every section ranked (012_texts_of_hits.sql). What happens there:
  *
  * - Each word of the query (query.ts) matches through its stems in every text-search
  *   configuration the sources use; the last word, still being typed, as a prefix, and
@@ -77,10 +78,13 @@ interface SectionRow {
   score: number;
 }
 
+/** A section as search_run ranks it: without its text, which is read for the hits kept. */
+type RankedRow = Omit<SectionRow, 'text'>;
+
 interface RunResult {
   groups: ResolvedGroup[];
-  hits: SectionRow[];
-  partial: SectionRow[];
+  hits: RankedRow[];
+  partial: RankedRow[];
 }
 
 /** Hits as a visitor receives them: without the section text kept for answer engines. */
@@ -208,17 +212,25 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;
   const terms = highlightTerms(chunks, result.groups);
   const ranked = diversify([...result.hits, ...result.partial]).slice(0, limit);
-  const hits = ranked.map((section) => toHit(section, terms));
+  const texts = await sectionTexts(db, ranked.map((section) => section.id));
+  const hits = ranked.map((section) => toHit({ ...section, text: texts.get(section.id) ?? '' }, terms));
   return { hits, complete: ranked.filter((section) => section.tier === 0).length, chunks, groups: result.groups };
+}
+
+/** The plain texts of sections, by id: read for the hits a search keeps, not for every section it ranked. */
+async function sectionTexts(db: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<{ id: string; text: string }>('SELECT id, text FROM search_section_texts WHERE id = ANY($1::text[])', [ids]);
+  return new Map(rows.map((row) => [row.id, row.text]));
 }
 
 /**
  * Tier by tier (every word, all but one, some), each below the one before whatever its
  * own score; within a tier by score after discounting each page's second, third… section.
  */
-function diversify(rows: SectionRow[]): SectionRow[] {
+function diversify(rows: RankedRow[]): RankedRow[] {
   const seen = new Map<string, number>();
-  const ordered: SectionRow[] = [];
+  const ordered: RankedRow[] = [];
   for (const tier of [0, 1, 2]) {
     const ranked = rows
       .filter((row) => row.tier === tier)
