@@ -2,7 +2,7 @@
 -- search_ranked gave each ranked section its text, and a search ranks more sections than
 -- it returns (twice as many, before a page's later sections are discounted, and those of
 -- the partial tiers): reading and passing on those texts, most of them long and
--- compressed, was half of what a slow search cost. It now ranks without them, and the
+-- compressed, was most of what a slow search cost. It now ranks without them, and the
 -- server reads the texts of the hits it keeps (search.ts). Texts written from now on are
 -- stored uncompressed (a page pushed or indexed again rewrites its own): a hit's text is
 -- read whole for its snippet, and decompressing it cost more than the bytes it saves.
