@@ -339,7 +339,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     // Before the answering sentence's own paragraph, which is quoted in context.
     return openingSentences(unit.passage, units, unit.block);
   };
-  const asked = { terms: questionTerms, asksHow, openingOf, showsError, explainsError };
+  const asked = { terms: questionTerms, asksHow, openingOf, showsError, explainsError, fixesError };
   const quoted = [quote(first, asked)];
   // A later sentence of the passage often says the rest ("It can be enabled using `-X dev`"): quoted too when good enough.
   const lead = quoted[0]!;
@@ -503,7 +503,7 @@ const OPENING_ABOUT = 0.25;
 
 function quote(
   unit: Unit,
-  question: { terms: string[]; asksHow: boolean; openingOf: (unit: Unit) => string | undefined; showsError: (text: string) => boolean; explainsError: (unit: Unit) => boolean },
+  question: { terms: string[]; asksHow: boolean; openingOf: (unit: Unit) => string | undefined; showsError: (text: string) => boolean; explainsError: (unit: Unit) => boolean; fixesError: (unit: Unit) => boolean },
 ): Quote {
   const { passage } = unit;
   const blocks = passage.blocks;
@@ -537,10 +537,10 @@ function quote(
       const announcing = code === blocks[unit.block + 2] && next?.kind === 'prose' && /:$/.test(next.text.trim()) && wordCount(next.text) >= 4 && wordCount(next.text) <= ANNOUNCING_WORDS;
       if (announcing && !/:$/.test(lead)) lead = `${lead} ${cleanInline(next.text)}`;
       // Else a pasted error is shown by the example that shows it, before the sentence explaining it, not by a later one,
-      // unless the sentence leads to that one ("To prevent this, set the reuse flag:").
+      // unless the sentence leads to that one ("To prevent this, set the reuse flag:") or gives the fix, whose example it is.
       const showing = [blocks[unit.block - 1], blocks[unit.block - 2]].find((other) => other?.kind === 'code' && question.showsError(other.markdown));
       const leadsToIt = code === next && /:$/.test(lead);
-      if (!announcing && !leadsToIt && showing?.kind === 'code' && question.explainsError(unit)) example = showing.markdown;
+      if (!announcing && !leadsToIt && showing?.kind === 'code' && question.explainsError(unit) && !question.fixesError(unit)) example = showing.markdown;
     } else if (announcesList) {
       // An item announcing a list ("the following commands … can use a parallel plan:") is followed by its own items, nested in it.
       example = block.kind === 'item' && next.list === block.list ? listOf(blocks, block.list, unit.block) : listOf(blocks, next.list);

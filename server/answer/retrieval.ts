@@ -179,7 +179,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // "`refund_age(month)`", or "`unnest` ( `anyarray` ) → …" with what it returns; not an option's "`timeout` (integer)".
   const rowsNamed = named.map((name) => new RegExp(`^\\|\\s*\`?${escapeRegExp(name.replace(/\(\)$/, ''))}(?:\`?\\(|\`?\\s*\\([^|\\n]*\\)\\s*(?:→|->))`, 'im'));
   // "What is a generator?" asks about the language, not the C API's `PyObject *PyGen_New(PyFrameObject *frame)`: a page of
-  // C declarations answers a C programmer, so unless the question speaks of C its sections rank lower.
+  // C declarations answers a C programmer, so unless the question speaks of C its sections rank lower (an entry the
+  // question names, "What does PyDict_Merge() do?", still comes first: no other section holds its name).
   const cPages = speaksOfC(input.question) ? new Set<string>() : await cApiPages(db, input.organisationId, [...candidates.values()].map(({ hit }) => hit.pageId));
   const entries = [...candidates.values()].map((entry) => ({
     ...entry,
@@ -249,8 +250,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         0.3 * offTopic -
         (narrowEntry ? 0.4 : 0) -
         (changes ? 0.5 : 0) -
-        (cPages.has(hit.pageId) && namedIndex === -1 ? 0.6 : 0) +
-        (settingAsked && SETTING_HEADING.test(ownHeadingText) ? 0.6 : 0);
+        (cPages.has(hit.pageId) ? 0.6 : 0) +
+        (settingAsked && SETTING_HEADING.test(ownHeading(hit.section, { withParameters: true })) ? 0.6 : 0);
       return { hit: { ...hit, markdown }, score, changes, covers: !changes && coverage >= 0.5, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
     .filter((entry) => entry.relevant)
@@ -447,25 +448,31 @@ async function withMarkdown(db: Queryable, hits: SectionHit[]): Promise<Retrieve
 
 /**
  * A C function's declaration as a heading: `int PyDict_Check(PyObject *p)`, `PyObject *PyGen_New(PyFrameObject *frame)`,
- * `void Py_Finalize(void)`; not a method's `class dict(**kwargs)` nor a topic's "Enum Members (aka instances)".
+ * `void Py_Initialize()`; not a method's `class dict(**kwargs)` nor a topic's "Enum Members (aka instances)".
  */
-const C_DECLARATION = /^(?:(?:const|unsigned|signed|struct|static|extern)\s+)*[A-Za-z_]\w*(?:\s*\*+\s*[A-Za-z_]\w*\((?:…|[^()]*)|\s+[A-Za-z_]\w*\((?:void|(?:const\s+)?[A-Za-z_]\w*(?:\s*\*+\s*|\s+)[A-Za-z_]\w*(?:\[\])?(?:,.*)?))\)$/;
+const C_DECLARATION = /^(?:(?:const|unsigned|signed|struct|static|extern)\s+)*[A-Za-z_]\w*(?:\s*\*+\s*[A-Za-z_]\w*\((?:…|[^()]*)|\s+[A-Za-z_]\w*\((?:void|(?:const\s+)?[A-Za-z_]\w*(?:\s*\*+\s*|\s+)[A-Za-z_]\w*(?:\[\])?(?:,.*)?)?)\)$/;
 
 /** Of a page's headings, at least this share declaring C functions (and two) makes it a page of a C API. */
 const C_API_SHARE = 0.15;
 
-/** A question that speaks of C: "in a C extension", "the c api", "from c code". */
+/**
+ * A question that speaks of C or C++: "in a C extension", "the c api", "from c code"; not Ctrl+C, a drive's "C:\",
+ * an option's "-C" nor "°C".
+ */
 function speaksOfC(question: string): boolean {
-  return /(?<![\w.])C(?![\w+#])/.test(question) || /\bc[\s-](?:api|extensions?|code|functions?|library|libraries|programs?|structs?|types?)\b/i.test(question);
+  return /(?<![\w.+\-=°^:\\/])C(?:\+\+)?(?![\w#:\\])/.test(question) || /\bc(?:\+\+)?[\s-](?:api|extensions?|code|functions?|library|libraries|programs?|structs?|types?)\b/i.test(question);
 }
 
-/** Of some pages, those of a C API: enough of their sections are headed by a C function's declaration. */
+/**
+ * Of some pages, those of a C API: enough of their sections are headed by a C function's declaration, some of them
+ * with a pointer (`PyObject *`), which a Java or Go reference's `boolean equals(Object obj)` has not.
+ */
 async function cApiPages(db: Queryable, organisationId: string, pageIds: string[]): Promise<Set<string>> {
   const headings = await pageHeadings(db, { organisationId, pageIds: [...new Set(pageIds)] });
   const pages = new Set<string>();
-  for (const [pageId, own] of headings) {
-    const declarations = own.filter((heading) => C_DECLARATION.test(heading)).length;
-    if (declarations >= Math.max(2, own.length * C_API_SHARE)) pages.add(pageId);
+  for (const [pageId, { count, withParentheses }] of headings) {
+    const declarations = withParentheses.filter((heading) => C_DECLARATION.test(heading));
+    if (declarations.length >= Math.max(2, count * C_API_SHARE) && declarations.some((heading) => heading.includes('*'))) pages.add(pageId);
   }
   return pages;
 }

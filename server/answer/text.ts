@@ -308,8 +308,8 @@ export function termsDoneWithout(question: string): Set<string> {
   return new Set([...question.matchAll(/\bwithout\s+((?:(?!(?:and|or|but|in|on|at|for|to|with|from|into|when|while|because|so|if|how|what|why|where|which|who|can|could|do|does|should|would|is|are|i)\b)[^\s,;:?!.]+\s*)+)/gi)].flatMap((match) => terms(match[1]!)));
 }
 
-/** A question that asks which setting does something: "Which setting controls …?", "what config option …". */
-export const SETTING_ASKED = /\b(?:which|what)\s+(?:[\w-]+\s+){0,3}(?:settings?|parameters?|options?|flags?|variables?|knobs?)\b/i;
+/** A question that asks which setting does something: "Which setting controls …?", "what config option …"; not "What are my options?". */
+export const SETTING_ASKED = /\b(?!what\s+(?:are\s+)?(?:my|our|the)\s+options\b|what\s+options\s+(?:do|does|are)\b)(?:which|what)\s+(?:[\w-]+\s+){0,3}(?:settings?|parameters?|options?|flags?|variables?|knobs?)\b/i;
 
 /**
  * A heading that is a setting's entry: a name with its type (`work_mem (integer)`), an environment

@@ -211,9 +211,11 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   );
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;
   const terms = highlightTerms(chunks, result.groups);
-  const ranked = diversify([...result.hits, ...result.partial]).slice(0, limit);
-  const texts = await sectionTexts(db, ranked.map((section) => section.id));
-  const hits = ranked.map((section) => toHit({ ...section, text: texts.get(section.id) ?? '' }, terms));
+  const kept = diversify([...result.hits, ...result.partial]).slice(0, limit);
+  const texts = await sectionTexts(db, kept.map((section) => section.id));
+  // A section its page's new version replaced since it was ranked is gone.
+  const ranked = kept.filter((section) => texts.has(section.id));
+  const hits = ranked.map((section) => toHit({ ...section, text: texts.get(section.id)! }, terms));
   return { hits, complete: ranked.filter((section) => section.tier === 0).length, chunks, groups: result.groups };
 }
 
@@ -328,19 +330,19 @@ export async function sectionsAfterOpening(db: Queryable, params: { organisation
   return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
 }
 
-/** The own headings of the sections of some pages (a page's opening has none), by page. */
-export async function pageHeadings(db: Queryable, params: { organisationId: string; pageIds: string[] }): Promise<Map<string, string[]>> {
-  const rows = await db.query<{ pageId: string; path: string }>(
-    `SELECT page_id AS "pageId", path FROM search_sections WHERE organisation_id = $1 AND page_id = ANY($2::text[]) AND path <> ''`,
+/**
+ * Of some pages, how many sections each has under a heading of its own (a page's opening has none), and those own
+ * headings that hold parentheses: the calls and declarations a reference page is made of.
+ */
+export async function pageHeadings(db: Queryable, params: { organisationId: string; pageIds: string[] }): Promise<Map<string, { count: number; withParentheses: string[] }>> {
+  if (params.pageIds.length === 0) return new Map();
+  const rows = await db.query<{ pageId: string; count: number; paths: string[] }>(
+    `SELECT page_id AS "pageId", count(*)::int AS count, coalesce(array_agg(path) FILTER (WHERE path LIKE '%(%'), '{}') AS paths
+       FROM search_sections WHERE organisation_id = $1 AND page_id = ANY($2::text[]) AND path <> ''
+      GROUP BY page_id`,
     [params.organisationId, params.pageIds],
   );
-  const headings = new Map<string, string[]>();
-  for (const row of rows) {
-    const own = headings.get(row.pageId) ?? [];
-    own.push(ownHeadingOf(row.path));
-    headings.set(row.pageId, own);
-  }
-  return headings;
+  return new Map(rows.map((row) => [row.pageId, { count: Number(row.count), withParentheses: row.paths.map(ownHeadingOf) }]));
 }
 
 /** The last heading of a heading path, trimmed. */

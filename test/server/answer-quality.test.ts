@@ -1242,6 +1242,13 @@ describe('grounding and the embedded answer', () => {
     assert.equal(text, 'The fix is to let the new relay reuse the port. Example using the reuse flag [1]:\n\n```sh\nassist relay --reuse-port\n```');
   });
 
+  test('the fix a page gives after a pasted error is shown with its own example, not the error\'s', () => {
+    const relay = relayTroubleshooting('The old relay still holds the port for a minute.', '', 'To fix this, pass the reuse flag.');
+    const { text } = composeFrom('RelayError: [E42] port already bound', [relay]);
+    assert.match(text, /To fix this, pass the reuse flag \[1\]\.\n\n```sh\nassist relay --reuse-port\n```$/);
+    assert.ok(!text.includes('```text'), text);
+  });
+
   test('a question written in capitals, or starting with "without", is read like any other', () => {
     const closing = { url: 'https://acme.test/docs/ledgers#closing', title: 'Ledgers', section: 'Closing a ledger', markdown: 'To close a ledger, run `acme ledger close` with its name.' };
     for (const question of ['HOW DO I CLOSE a ledger?', 'Without restarting how do I close a ledger?']) {
