@@ -32,6 +32,7 @@
  */
 import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
+import { readSectionTexts } from '../store/sections.js';
 import { IDENTIFIER_MARK, isVocabularyWord, textSearchConfig, vocabularyWords } from './language.js';
 import { PATH_SEPARATOR } from './sections.js';
 import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
@@ -212,18 +213,11 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;
   const terms = highlightTerms(chunks, result.groups);
   const kept = diversify([...result.hits, ...result.partial]).slice(0, limit);
-  const texts = await sectionTexts(db, kept.map((section) => section.id));
+  const texts = await readSectionTexts(db, kept.map((section) => section.id));
   // A section its page's new version replaced since it was ranked is gone.
   const ranked = kept.filter((section) => texts.has(section.id));
   const hits = ranked.map((section) => toHit({ ...section, text: texts.get(section.id)! }, terms));
   return { hits, complete: ranked.filter((section) => section.tier === 0).length, chunks, groups: result.groups };
-}
-
-/** The plain texts of sections, by id: read for the hits a search keeps, not for every section it ranked. */
-async function sectionTexts(db: Queryable, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.query<{ id: string; text: string }>('SELECT id, text FROM search_section_texts WHERE id = ANY($1::text[])', [ids]);
-  return new Map(rows.map((row) => [row.id, row.text]));
 }
 
 /**
