@@ -353,7 +353,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     // better than the lead's own, unless that is the procedure's steps, and any question when the lead has none; a
     // sentence announcing what is not shown is not quoted.
     const shown = !lead.example || (asked.asksHow && !lead.steps) ? announcedExample(supporting.unit) : undefined;
-    const added = shown?.text ?? (ENDS_SENTENCE.test(supporting.unit.text) ? supporting.unit.text : undefined);
+    const added = shown?.text ?? (ENDS_SENTENCE.test(supporting.unit.text) ? withLeaning(supporting.unit) : undefined);
     if (added) {
       lead.lead = `${lead.lead} ${added}`;
       if (shown) lead.example = shown.example;
@@ -476,6 +476,25 @@ function announcedExample(unit: Unit): { text: string; example: string } | undef
   const rest = paragraph.slice(leaningStart(paragraph, found));
   if (rest.length > 3 || !/:$/.test(rest.at(-1)!) || wordCount(rest.join(' ')) > LEAD_WORDS) return undefined;
   return { text: rest.join(' '), example: next.markdown };
+}
+
+/**
+ * A sentence with those after it in its paragraph that lean on it and finish its point ("PostgreSQL supports building
+ * indexes without locking out writes. This method is invoked by specifying the `CONCURRENTLY` option of `CREATE INDEX`."),
+ * as far as they fit in LEAD_WORDS; not one announcing what follows the paragraph.
+ */
+function withLeaning(unit: Unit): string {
+  const block = unit.passage.blocks[unit.block];
+  if (block?.kind !== 'prose') return unit.text;
+  const paragraph = sentences(block.text).map(cleanInline);
+  const at = paragraph.indexOf(unit.text);
+  if (at === -1) return unit.text;
+  let text = unit.text;
+  for (const next of paragraph.slice(at + 1)) {
+    if (!LEANS_BACK.test(next) || !ENDS_SENTENCE.test(next) || wordCount(text) + wordCount(next) > LEAD_WORDS) break;
+    text = `${text} ${next}`;
+  }
+  return text;
 }
 
 /**
@@ -620,16 +639,16 @@ const SIGNATURE_CHARACTERS = 60;
 
 /**
  * The name a passage documents, when its heading is an API entry (`json.loads(s, *, cls=None)`,
- * `shared_buffers (integer)`) or its page is named after a module (`timeit — Measure execution
+ * `shared_buffers (integer)`, a decorator's `@functools.lru_cache(user_function)`) or its page is named after a module (`timeit — Measure execution
  * time of small code snippets`), and how an answer introduces it: with its signature, when
  * that is short.
  */
 function apiEntry(section: GroundingSection): { name: string; label: string } | undefined {
   const heading = section.section ? ownHeading(section.section, { withParameters: true }) : section.title;
-  const entry = /^((?:class |exception )?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(\s*(?:\(.*\)|\[.*\]))?\s*$/.exec(heading.trim());
+  const entry = /^((?:class |exception |@)?[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(\s*(?:\(.*\)|\[.*\]))?\s*$/.exec(heading.trim());
   // A word in a glossary with what kind of thing it is ("Analyze (operation)", "Checkpointer (process)") is a term, not code.
   const glossaryTerm = entry !== null && /^[A-Z][a-z]+$/.test(entry[1]!) && /^\s+\(/.test(entry[2] ?? '');
-  if (entry && /[._(]/.test(heading) && !glossaryTerm) {
+  if (entry && /[._(@]/.test(heading) && !glossaryTerm) {
     const name = entry[1]!.replace(/^(?:class|exception) /, '');
     const parameters = entry[2]?.trim();
     const signature = parameters && parameters !== '(…)' && name.length + parameters.length <= SIGNATURE_CHARACTERS;

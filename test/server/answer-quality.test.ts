@@ -1249,6 +1249,28 @@ describe('grounding and the embedded answer', () => {
     assert.ok(!text.includes('```text'), text);
   });
 
+  test('a sentence added to the answer keeps the ones after it that lean on it and say how ("This method is used by …")', () => {
+    const markdown = [
+      'Importing can get in the way of daily bookkeeping. Normally Acme locks a ledger against postings while it imports. Clerks can still read the ledger, but if they try to post to it they are blocked until the import is finished. This could hurt a busy office at the end of a month.',
+      '',
+      'Acme supports importing a ledger without blocking postings. This method is used by passing the `--online` flag to `acme import`. When this flag is used, Acme reads the ledger twice and waits for every open posting to finish first.',
+    ].join('\n');
+    const { text } = composeFrom('How do I import a ledger while clerks post to it?', [{ url: 'https://acme.test/docs/import#concurrency', title: 'Importing', section: 'Concurrency', markdown }]);
+    assert.match(text, /Acme supports importing a ledger without blocking postings\. This method is used by passing the `--online` flag to `acme import` \[1\]\.$/);
+  });
+
+  test('a decorator\'s entry names the decorator, with its parameters, before what it does', () => {
+    const retry = { url: 'https://acme.test/docs/decorators#retry', title: 'Decorators', section: 'Decorators › @acme.retry(times)', markdown: 'Retry the decorated call up to times times when it fails with a network error.' };
+    assertAnswer('How do I retry a call that fails?', [retry], '`@acme.retry(times)`: Retry the decorated call up to times times when it fails with a network error [1].', [retry]);
+  });
+
+  test('where the visitor says it happens ("inside the ledger", "within a session") is not asked of the answer', () => {
+    const hashing = { url: 'https://acme.test/docs/acmecrypt#hashing', title: 'acmecrypt', section: 'Hashing passwords', markdown: 'To hash a password, pass it to `acme_hash()`. To check one, compare `acme_hash()` of what was typed with the stored hash.' };
+    const { text, cited } = composeFrom('How do I hash and check a user password inside the ledger with acmecrypt?', [hashing]);
+    assert.match(text, /acme_hash\(\)/);
+    assert.deepEqual(cited.map((section) => section.url), [hashing.url]);
+  });
+
   test('a question written in capitals, or starting with "without", is read like any other', () => {
     const closing = { url: 'https://acme.test/docs/ledgers#closing', title: 'Ledgers', section: 'Closing a ledger', markdown: 'To close a ledger, run `acme ledger close` with its name.' };
     for (const question of ['HOW DO I CLOSE a ledger?', 'Without restarting how do I close a ledger?']) {
