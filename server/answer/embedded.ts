@@ -14,7 +14,7 @@
  */
 import { isTableDelimiter, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, CHANGES_ASKED, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isReleaseNotes, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, CHANGES_ASKED, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isReleaseNotes, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 
 export interface EmbeddedEngineOptions {
@@ -267,6 +267,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
     for (const unit of candidates) {
+      if (continuesInterrupted(unit)) continue;
       let match = 0;
       let matched = 0;
       let headingMatch = 0;
@@ -603,6 +604,17 @@ const LEANS_BACK = /^(?:these|this|those|that|they|it|its|such|there|here|then|h
  */
 function leaningStart(paragraph: string[], at: number): number {
   return at > 0 && LEANS_BACK.test(paragraph[at]!) && !endsInterrupted(paragraph[at - 1]!) ? at - 1 : at;
+}
+
+/**
+ * The end of a sentence an example interrupted, where it goes on after the example ("The main differences between:
+ * [example] and: [example] are that the materialized view cannot …"): not a sentence to quote on its own.
+ */
+function continuesInterrupted(unit: Unit): boolean {
+  const block = unit.passage.blocks[unit.block];
+  if (block?.kind !== 'prose' || unit.passage.blocks[unit.block - 1]?.kind !== 'code' || !endsInterrupted(unit.text)) return false;
+  const first = cleanInline(sentences(block.text)[0] ?? '');
+  return first === unit.text && isStopWord(words(unit.text)[0] ?? '');
 }
 
 /** A sentence that starts in lower case: the end of one that an example interrupted ("with your own user name."). */

@@ -127,7 +127,7 @@ export function synonymsOf(word: string): string[] {
 }
 
 /** A stop word, also when contracted: "what's", "there's". */
-function isStopWord(word: string): boolean {
+export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word) || STOP_WORDS.has(word.replace(/['’](?:s|re|ll|d|ve)$/, ''));
 }
 

@@ -1259,6 +1259,12 @@ describe('grounding and the embedded answer', () => {
     assert.match(text, /Acme supports importing a ledger without blocking postings\. This method is used by passing the `--online` flag to `acme import` \[1\]\.$/);
   });
 
+  test('the end of a sentence an example interrupted ("and: [example] are that …") is not quoted as a sentence of its own', () => {
+    const markdown = ['The main differences between:', '', '```sh', 'acme snapshot create totals', '```', '', 'and:', '', '```sh', 'acme ledger create totals', '```', '', 'are that a snapshot ledger cannot be posted to directly and that it is refreshed with `acme snapshot refresh`.', '', 'Posting to a snapshot ledger fails with `E17`: post to the ledger it was taken from.'].join('\n');
+    const { text } = composeFrom('Can I post to a snapshot ledger directly?', [{ url: 'https://acme.test/docs/snapshots', title: 'Snapshots', section: 'Snapshot ledgers', markdown }]);
+    assert.equal(text, 'Posting to a snapshot ledger fails with `E17`: post to the ledger it was taken from [1].');
+  });
+
   test('a decorator\'s entry names the decorator, with its parameters, before what it does', () => {
     const retry = { url: 'https://acme.test/docs/decorators#retry', title: 'Decorators', section: 'Decorators › @acme.retry(times)', markdown: 'Retry the decorated call up to times times when it fails with a network error.' };
     assertAnswer('How do I retry a call that fails?', [retry], '`@acme.retry(times)`: Retry the decorated call up to times times when it fails with a network error [1].', [retry]);
