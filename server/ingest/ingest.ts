@@ -6,7 +6,9 @@
  * language, content). The next run lists the source (one request per 200 pages, no content)
  * and compares hashes: an unchanged page is skipped, a changed one PATCHed, a new one
  * created. A page without the hash (written some other way) is PATCHed once and has it
- * from then on; its other metadata is kept. With `deleteMissing`, pages of the source that
+ * from then on; its other metadata is kept. An HTML page also carries `metadata.ingestReader`,
+ * the version of the server's HTML reader (HTML_READER_VERSION): one read by an earlier version
+ * is written again, unchanged, so that it is read anew. With `deleteMissing`, pages of the source that
  * are within the input's scope but no longer in it are deleted: for a folder, pages whose
  * url starts with the base url; for a sitemap, pages on the same origins as its pages.
  * Pages that could not be read or fetched this time are never deleted.
@@ -24,10 +26,12 @@ import {
   type CollectedDocument,
   type IngestDocument,
 } from './documents.js';
+import { HTML_READER_VERSION } from '../content/html.js';
 import { DEFAULT_SELECTION, selects, type Selection } from './select.js';
 import { PagesApiError, PagesClient, type PageWrite } from './pages-client.js';
 
 export const INGEST_HASH_KEY = 'ingestHash';
+export const INGEST_READER_KEY = 'ingestReader';
 
 export type IngestInput = { kind: 'folder'; folder: string; baseUrl: string } | { kind: 'sitemap'; location: string };
 
@@ -177,7 +181,7 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
     const hash = ingestHash(document);
     const page = byUrl.get(document.url);
     try {
-      if (page && page.metadata?.[INGEST_HASH_KEY] === hash) counts.unchanged++;
+      if (page && page.metadata?.[INGEST_HASH_KEY] === hash && readByThisReader(document, page)) counts.unchanged++;
       else if (page) {
         if (!options.dryRun) await client.update(page.id, pageWrite(document, hash, page));
         counts.updated++;
@@ -213,15 +217,21 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   };
 }
 
+/** Whether a page was read as this server reads it: any page but HTML, which an earlier version of the reader may have read otherwise. */
+function readByThisReader(document: IngestDocument, page: Page): boolean {
+  return document.format !== 'html' || page.metadata?.[INGEST_READER_KEY] === HTML_READER_VERSION;
+}
+
 /** The write body for a document; on an update, the page's other metadata is kept. */
 function pageWrite(document: IngestDocument, hash: string, existing?: Page): PageWrite {
+  const { [INGEST_READER_KEY]: _reader, ...kept } = existing?.metadata ?? {};
   return {
     url: document.url,
     title: document.title,
     content: document.content,
     format: document.format,
     language: document.language ?? (existing ? null : undefined),
-    metadata: { ...existing?.metadata, [INGEST_HASH_KEY]: hash },
+    metadata: { ...kept, [INGEST_HASH_KEY]: hash, ...(document.format === 'html' && { [INGEST_READER_KEY]: HTML_READER_VERSION }) },
   };
 }
 

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInProcess, type CliResult } from './cli-run.js';
 import { baseFixture, startTestServer, type TestServer } from './harness.js';
+import { HTML_READER_VERSION } from '../../server/content/html.js';
 
 let server: TestServer;
 let scratch: string;
@@ -173,6 +174,27 @@ test('a page written through the API without ingest is adopted once, then left u
   const args = [folder, '--server', server.url, '--key', 'ak_test_all', '--org', 'acme', '--source', 'docs', '--base-url', 'https://acme.test/adopt/'];
   assert.deepEqual(counts((await runIngest(args)).json), { created: 0, updated: 1, unchanged: 0, deleted: 0, failed: 0 });
   assert.deepEqual(counts((await runIngest(args)).json), { created: 0, updated: 0, unchanged: 1, deleted: 0, failed: 0 });
+});
+
+test('an HTML page read by an earlier version of the HTML reader is written again, to be read anew; markdown is left as it is', async () => {
+  const folder = join(scratch, 'reader');
+  write(join(folder, 'guide.html'), '<html><head><title>Guide</title></head><body><main><h1>Guide</h1><p>Rotate the keys every month.</p></main></body></html>');
+  write(join(folder, 'faq.md'), '# FAQ\n\nQuestions and answers.');
+  const args = [folder, '--server', server.url, '--key', 'ak_test_all', '--org', 'acme', '--source', 'docs', '--base-url', 'https://acme.test/reader/'];
+  assert.deepEqual(counts((await runIngest(args)).json), { created: 2, updated: 0, unchanged: 0, deleted: 0, failed: 0 });
+  const guide = byUrl(await listPages('docs')).get('https://acme.test/reader/guide.html');
+  assert.equal(guide.metadata.ingestReader, HTML_READER_VERSION);
+  // As a page written by an earlier version of the server reads, with metadata of the site's own beside it.
+  const earlier = await server.request('PATCH', `/api/v1/acme/sources/docs/pages/${guide.id}`, {
+    token: 'ak_test_all',
+    body: { content: 'Guide Rotate the keys every month.', format: 'text', metadata: { ...guide.metadata, ingestReader: HTML_READER_VERSION - 1, team: 'security' } },
+  });
+  assert.equal(earlier.status, 200, earlier.text);
+  assert.deepEqual(counts((await runIngest(args)).json), { created: 0, updated: 1, unchanged: 1, deleted: 0, failed: 0 });
+  const reread = await server.request('GET', `/api/v1/acme/sources/docs/pages/${guide.id}`, { token: 'ak_test_all' });
+  assert.match(reread.json.content, /^# Guide/m, 'read again from its HTML');
+  assert.deepEqual(reread.json.metadata, { ...guide.metadata, team: 'security' });
+  assert.deepEqual(counts((await runIngest(args)).json), { created: 0, updated: 0, unchanged: 2, deleted: 0, failed: 0 });
 });
 
 /** A site on 127.0.0.1 whose routes the test can change between runs. */
