@@ -31,6 +31,7 @@ export function useMockApi(): { requests: Request[] } {
   before(async function () {
     // Registering the service worker is the slowest step by far on a loaded machine.
     this.timeout(30_000);
+    await controlledBySharedWorker();
     await worker.start({ quiet: true, onUnhandledRequest: 'error' });
     worker.events.on('request:start', ({ request }) => {
       log.requests.push(request.clone());
@@ -46,6 +47,22 @@ export function useMockApi(): { requests: Request[] } {
   // No worker.stop() at the end: the runner closes the page anyway, and the service worker stays
   // registered for the files running beside this one (web-test-runner.config.mjs serves it so).
   return log;
+}
+
+/**
+ * Waits, when another file's page registered the shared service worker while this page was
+ * opening, until the worker takes control of this page (it claims every page once active). MSW
+ * reloads a page that a registration exists for but no worker controls, and the runner fails a
+ * file whose page reloads ("interrupted because the page was reloaded").
+ */
+async function controlledBySharedWorker(): Promise<void> {
+  if (navigator.serviceWorker.controller || (await navigator.serviceWorker.getRegistrations()).length === 0) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 20_000);
+    navigator.serviceWorker.addEventListener('controllerchange', () => (clearTimeout(timer), resolve()), { once: true });
+    // Claimed between the check above and the listener.
+    if (navigator.serviceWorker.controller) (clearTimeout(timer), resolve());
+  });
 }
 
 export function hit(rank: number): Hit {
