@@ -12,7 +12,16 @@ const require = createRequire(import.meta.url);
 const UNREGISTER = 'self.registration.unregister()';
 const mswWorkerSource = readFileSync(require.resolve('msw/mockServiceWorker.js'), 'utf8');
 if (!mswWorkerSource.includes(UNREGISTER)) throw new Error(`msw/mockServiceWorker.js no longer calls ${UNREGISTER}: review the patch below`);
-const mswWorker = mswWorkerSource.replace(UNREGISTER, 'void 0 /* kept registered for the other test pages */');
+/**
+ * And it takes control of a page that asks it to: one opened while another page was installing
+ * the worker, too early for the worker's claim of every page once active (test/client/support.ts).
+ */
+const CLAIM = `
+self.addEventListener('message', (event) => {
+  if (event.data === 'assist-tests:claim') event.waitUntil(self.clients.claim())
+})
+`;
+const mswWorker = mswWorkerSource.replace(UNREGISTER, 'void 0 /* kept registered for the other test pages */') + CLAIM;
 
 /**
  * Forced colours (Windows high contrast) for the accessibility tests: the runner's emulateMedia

@@ -77,22 +77,26 @@ async function serverSection(log: (line: string) => void): Promise<Section> {
     figures: [],
     details: [],
   };
-  // In a process of its own, as the server runs: not in this one, whose heap holds what the browser parts left (their
-  // traces), which made the collector's pauses part of the search times measured (a p95 of 13.4 ms against 7.2 ms alone).
+  // In a process of its own, as the server runs: alone, not beside what the browser parts left in this process's heap
+  // (their traces), whose collection would be timed with the searches. Only loader flags are passed on (not --inspect).
   const folder = mkdtempSync(join(tmpdir(), 'assist-bench-server-'));
   const reportFile = join(folder, 'report.json');
   let report: ServerReport;
   try {
-    spawnSync(process.execPath, [...process.execArgv, join(ROOT, 'bench', 'server.ts'), '--report', reportFile], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    const loaders = process.execArgv.flatMap((flag, index, flags) => (/^--(?:import|require|loader|experimental-loader)$/.test(flag) ? [flag, flags[index + 1]!] : /^--(?:import|require|loader|experimental-loader)=/.test(flag) ? [flag] : []));
+    log('server part: bench/server.ts in a process of its own');
+    const child = spawnSync(process.execPath, [...loaders, join(ROOT, 'bench', 'server.ts'), '--report', reportFile], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
     if (!existsSync(reportFile)) {
-      section.problem = 'bench/server.ts wrote no report (its output is above).';
+      section.problem = `bench/server.ts wrote no report (${child.error?.message ?? (child.signal ? `killed by ${child.signal}` : `exit status ${child.status}`)}; its output is above).`;
       return section;
     }
     report = JSON.parse(readFileSync(reportFile, 'utf8')) as ServerReport;
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
-  const fixed = (value: number | undefined, digits = 2, unit = ' ms') => (value === undefined ? 'n/a' : `${value.toFixed(digits)}${unit}`);
+  // JSON writes a figure that could not be measured (NaN, an empty run's -Infinity) as null.
+  const hundredfold = (share: number | null) => (share == null ? null : share * 100);
+  const fixed = (value: number | null | undefined, digits = 2, unit = ' ms') => (value == null || !Number.isFinite(value) ? 'n/a' : `${value.toFixed(digits)}${unit}`);
   const goals = report.goals ?? [];
   const usedGoals = new Set<string>();
   const goalFor = (pattern: RegExp | string, target?: string): Pick<Figure, 'goal' | 'met'> => {
@@ -102,7 +106,7 @@ async function serverSection(log: (line: string) => void): Promise<Section> {
     return { goal: target ?? goal.name.match(/(≤ .+|beats .+)$/)?.[1] ?? goal.name, met: goal.met };
   };
   const percent = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${((part / whole) * 100).toFixed(1)}% (${part}/${whole})`);
-  if (report.ingestion) section.figures.push({ what: 'ingestion through the pages API', value: `${report.ingestion.pagesPerSecond.toFixed(0)} pages/s`, baseline: 'n/a' });
+  if (report.ingestion) section.figures.push({ what: 'ingestion through the pages API', value: fixed(report.ingestion.pagesPerSecond, 0, ' pages/s'), baseline: 'n/a' });
   for (const row of report.speed?.rows ?? []) {
     const pages = row.pages.toLocaleString('en');
     section.figures.push(
@@ -112,8 +116,8 @@ async function serverSection(log: (line: string) => void): Promise<Section> {
   }
   for (const { name, search, answers, later } of report.docs?.corpora ?? []) {
     section.figures.push(
-      { what: `${name}: success@3 (${search.queries} judged queries)`, value: `${(search.ours.successAt3 * 100).toFixed(1)}%`, baseline: `${(search.minisearch.successAt3 * 100).toFixed(1)}%`, ...goalFor(`${name}: success@3`, '≥ MiniSearch + 5 points') },
-      { what: `${name}: MRR@10`, value: search.ours.mrrAt10.toFixed(3), baseline: search.minisearch.mrrAt10.toFixed(3), ...goalFor(`${name}: MRR@10`, 'above MiniSearch') },
+      { what: `${name}: success@3 (${search.queries} judged queries)`, value: fixed(hundredfold(search.ours.successAt3), 1, '%'), baseline: fixed(hundredfold(search.minisearch.successAt3), 1, '%'), ...goalFor(`${name}: success@3`, '≥ MiniSearch + 5 points') },
+      { what: `${name}: MRR@10`, value: fixed(search.ours.mrrAt10, 3, ''), baseline: fixed(search.minisearch.mrrAt10, 3, ''), ...goalFor(`${name}: MRR@10`, 'above MiniSearch') },
       { what: `${name}: search server time p50 / p95 (max)`, value: `${fixed(search.latency.p50, 2, '')} / ${fixed(search.latency.p95)} (${fixed(search.latency.max, 0)})`, baseline: 'n/a', ...goalFor(`${name}: search p95`, 'p95 ≤ 10 ms') },
       { what: `${name}: top-3 fragments that exist in the page`, value: percent(search.fragments.existing, search.fragments.total), baseline: 'n/a', ...goalFor(`${name}: top-3 fragments`, '100%') },
       { what: `${name}: nothing found where MiniSearch finds something`, value: String(search.emptyWhereMiniSearchFinds.length), baseline: '0', ...goalFor(`${name}: nothing empty`, 'none') },

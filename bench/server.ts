@@ -181,7 +181,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     (report) => {
       // `--report <file>`: the figures as JSON too, for `npm run bench`, which runs this file in a process of its own.
       const reportAt = process.argv.indexOf('--report');
-      if (reportAt !== -1) writeFileSync(process.argv[reportAt + 1]!, JSON.stringify(report));
+      const reportFile = reportAt === -1 ? undefined : process.argv[reportAt + 1];
+      if (reportFile) writeFileSync(reportFile, JSON.stringify(report));
       if (report.goals.some((goal) => !goal.met)) process.exitCode = 1;
     },
     (error) => {

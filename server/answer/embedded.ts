@@ -358,7 +358,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     if (added) {
       lead.lead = `${lead.lead} ${added}`;
       if (shown) lead.example = shown.example;
-      for (const term of supporting.unit.terms) lead.terms.add(term);
+      for (const term of terms(plainInline(added))) lead.terms.add(term);
     }
   } else if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && /:$/.test(lead.lead) && lead.example && ENDS_SENTENCE.test(supporting.unit.text) && !DEFINITION_ENTRY.test(supporting.unit.text)) {
     // After a lead that announces its example, a later sentence that says more of the question than the lead, most of it
@@ -482,7 +482,7 @@ function announcedExample(unit: Unit): { text: string; example: string } | undef
 /**
  * A sentence with those after it in its paragraph that lean on it and finish its point ("PostgreSQL supports building
  * indexes without locking out writes. This method is invoked by specifying the `CONCURRENTLY` option of `CREATE INDEX`."),
- * as far as they fit in LEAD_WORDS; not one announcing what follows the paragraph.
+ * while the sentence and they come to at most LEAD_WORDS words; not one ending in a colon, which announces what follows.
  */
 function withLeaning(unit: Unit): string {
   const block = unit.passage.blocks[unit.block];
@@ -578,7 +578,7 @@ function quote(
   if (opening && !lead.includes(opening)) lead = `${opening} ${lead}`;
   // An API entry's sentence ("Deserialize s to a Python object") says what the entry does, not its name: the name goes first.
   const entry = apiEntry(passage.section);
-  if (entry && !lead.includes(entry.name)) lead = `\`${entry.label}\`: ${lead}`;
+  if (entry && !lead.includes(entry.name.replace(/^@/, ''))) lead = `\`${entry.label}\`: ${lead}`;
   return quoteOf(passage, lead, example, steps);
 }
 
@@ -608,7 +608,9 @@ function leaningStart(paragraph: string[], at: number): number {
 
 /**
  * The end of a sentence an example interrupted, where it goes on after the example ("The main differences between:
- * [example] and: [example] are that the materialized view cannot …"): not a sentence to quote on its own.
+ * [example] and: [example] are that the materialized view cannot …"): the first sentence of the paragraph after an
+ * example, starting in lower case with a stop word ("are", "and", "which"), not a name (`pg_upgrade allows …`). It is
+ * not a sentence to quote on its own.
  */
 function continuesInterrupted(unit: Unit): boolean {
   const block = unit.passage.blocks[unit.block];
@@ -651,9 +653,9 @@ const SIGNATURE_CHARACTERS = 60;
 
 /**
  * The name a passage documents, when its heading is an API entry (`json.loads(s, *, cls=None)`,
- * `shared_buffers (integer)`, a decorator's `@functools.lru_cache(user_function)`) or its page is named after a module (`timeit — Measure execution
- * time of small code snippets`), and how an answer introduces it: with its signature, when
- * that is short.
+ * `shared_buffers (integer)`, a decorator's `@functools.lru_cache(user_function)`) or its page
+ * is named after a module (`timeit — Measure execution time of small code snippets`), and how
+ * an answer introduces it: with its signature, when that is short.
  */
 function apiEntry(section: GroundingSection): { name: string; label: string } | undefined {
   const heading = section.section ? ownHeading(section.section, { withParameters: true }) : section.title;

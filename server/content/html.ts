@@ -24,14 +24,6 @@
 import { walkHtml } from './html-events.js';
 import { atxHeading, closesFence, customId, escapeBlockStart, escapeMarkdownText, plainInline } from './markdown.js';
 
-/**
- * The version of how HTML is read into markdown. Raise it with any change to what this reader
- * (or html-events.ts) makes of a page: pages keep the markdown read when they were written, not
- * their HTML, so `assist-server ingest` marks each HTML page it writes with this version and
- * writes again, to be read anew, every HTML page an earlier version read.
- */
-export const HTML_READER_VERSION = 1;
-
 export interface HtmlReading {
   /** The main content as markdown. */
   markdown: string;

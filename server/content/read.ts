@@ -21,6 +21,16 @@ export interface PageReading {
   documentTitle?: string;
 }
 
+/**
+ * The version of how an HTML page is read (this file, html.ts, html-events.ts, title.ts): raise it
+ * with any change to what a page write of HTML is stored as. Pages keep what was read from their
+ * HTML, not the HTML, so `assist-server ingest` marks each HTML page it writes with the version it
+ * ships with, and writes again, to be read anew, every HTML page marked otherwise. The command and
+ * the server it writes to are one release (`assist-server`); a server of another release reads
+ * the pages as that release does.
+ */
+export const HTML_READER_VERSION = 1;
+
 export function readPage(format: PageFormat, content: string): PageReading {
   if (format === 'html') {
     const html = readHtml(content);

@@ -7,8 +7,8 @@
  * and compares hashes: an unchanged page is skipped, a changed one PATCHed, a new one
  * created. A page without the hash (written some other way) is PATCHed once and has it
  * from then on; its other metadata is kept. An HTML page also carries `metadata.ingestReader`,
- * the version of the server's HTML reader (HTML_READER_VERSION): one read by an earlier version
- * is written again, unchanged, so that it is read anew. With `deleteMissing`, pages of the source that
+ * the version of the HTML reader of this release (HTML_READER_VERSION): a page marked otherwise,
+ * or not at all, is written again though unchanged, so that the server reads it anew. With `deleteMissing`, pages of the source that
  * are within the input's scope but no longer in it are deleted: for a folder, pages whose
  * url starts with the base url; for a sitemap, pages on the same origins as its pages.
  * Pages that could not be read or fetched this time are never deleted.
@@ -26,7 +26,7 @@ import {
   type CollectedDocument,
   type IngestDocument,
 } from './documents.js';
-import { HTML_READER_VERSION } from '../content/html.js';
+import { HTML_READER_VERSION } from '../content/read.js';
 import { DEFAULT_SELECTION, selects, type Selection } from './select.js';
 import { PagesApiError, PagesClient, type PageWrite } from './pages-client.js';
 
@@ -217,7 +217,7 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   };
 }
 
-/** Whether a page was read as this server reads it: any page but HTML, which an earlier version of the reader may have read otherwise. */
+/** Whether a page was read as this release reads it: any page but HTML, which another version of the HTML reader may have read otherwise. */
 function readByThisReader(document: IngestDocument, page: Page): boolean {
   return document.format !== 'html' || page.metadata?.[INGEST_READER_KEY] === HTML_READER_VERSION;
 }

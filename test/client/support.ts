@@ -50,19 +50,25 @@ export function useMockApi(): { requests: Request[] } {
 }
 
 /**
- * Waits, when another file's page registered the shared service worker while this page was
- * opening, until the worker takes control of this page (it claims every page once active). MSW
- * reloads a page that a registration exists for but no worker controls, and the runner fails a
- * file whose page reloads ("interrupted because the page was reloaded").
+ * Makes sure the shared service worker controls this page when another file's page registered
+ * it: MSW reloads a page that a registration of its worker exists for but no worker controls,
+ * and the runner fails a file whose page reloads ("interrupted because the page was reloaded").
+ * A page opened while the worker was being installed was too early for the worker's claim of
+ * every page once active; it asks the worker to claim it (web-test-runner.config.mjs).
  */
 async function controlledBySharedWorker(): Promise<void> {
-  if (navigator.serviceWorker.controller || (await navigator.serviceWorker.getRegistrations()).length === 0) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 20_000);
-    navigator.serviceWorker.addEventListener('controllerchange', () => (clearTimeout(timer), resolve()), { once: true });
-    // Claimed between the check above and the listener.
-    if (navigator.serviceWorker.controller) (clearTimeout(timer), resolve());
+  const isMock = (worker: ServiceWorker | null) => worker?.scriptURL.endsWith('/mockServiceWorker.js') === true;
+  const registrations = await navigator.serviceWorker.getRegistrations();
+  if (navigator.serviceWorker.controller || !registrations.some((registration) => [registration.active, registration.waiting, registration.installing].some(isMock))) return;
+  const controlled = new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
+  const { active } = await navigator.serviceWorker.ready;
+  if (navigator.serviceWorker.controller) return;
+  active?.postMessage('assist-tests:claim');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the shared mock service worker did not take control of this page')), 15_000);
   });
+  await Promise.race([controlled, late]).finally(() => clearTimeout(timer));
 }
 
 export function hit(rank: number): Hit {

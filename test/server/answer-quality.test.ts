@@ -1272,9 +1272,11 @@ describe('grounding and the embedded answer', () => {
 
   test('where the visitor says it happens ("inside the ledger", "within a session") is not asked of the answer', () => {
     const hashing = { url: 'https://acme.test/docs/acmecrypt#hashing', title: 'acmecrypt', section: 'Hashing passwords', markdown: 'To hash a password, pass it to `acme_hash()`. To check one, compare `acme_hash()` of what was typed with the stored hash.' };
-    const { text, cited } = composeFrom('How do I hash and check a user password inside the ledger with acmecrypt?', [hashing]);
-    assert.match(text, /acme_hash\(\)/);
-    assert.deepEqual(cited.map((section) => section.url), [hashing.url]);
+    for (const where of ['inside the ledger', 'within the ledger']) {
+      const { text, cited } = composeFrom(`How do I hash and check a user password ${where} with acmecrypt?`, [hashing]);
+      assert.match(text, /acme_hash\(\)/, where);
+      assert.deepEqual(cited.map((section) => section.url), [hashing.url], where);
+    }
   });
 
   test('a question written in capitals, or starting with "without", is read like any other', () => {

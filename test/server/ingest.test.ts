@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInProcess, type CliResult } from './cli-run.js';
 import { baseFixture, startTestServer, type TestServer } from './harness.js';
-import { HTML_READER_VERSION } from '../../server/content/html.js';
+import { HTML_READER_VERSION } from '../../server/content/read.js';
 
 let server: TestServer;
 let scratch: string;
@@ -194,6 +194,11 @@ test('an HTML page read by an earlier version of the HTML reader is written agai
   const reread = await server.request('GET', `/api/v1/acme/sources/docs/pages/${guide.id}`, { token: 'ak_test_all' });
   assert.match(reread.json.content, /^# Guide/m, 'read again from its HTML');
   assert.deepEqual(reread.json.metadata, { ...guide.metadata, team: 'security' });
+  assert.deepEqual(counts((await runIngest(args)).json), { created: 0, updated: 0, unchanged: 2, deleted: 0, failed: 0 });
+  // Written by a release before the mark: read anew once too.
+  const { ingestReader: _reader, ...unmarked } = reread.json.metadata;
+  assert.equal((await server.request('PATCH', `/api/v1/acme/sources/docs/pages/${guide.id}`, { token: 'ak_test_all', body: { metadata: unmarked } })).status, 200);
+  assert.deepEqual(counts((await runIngest(args)).json), { created: 0, updated: 1, unchanged: 1, deleted: 0, failed: 0 });
   assert.deepEqual(counts((await runIngest(args)).json), { created: 0, updated: 0, unchanged: 2, deleted: 0, failed: 0 });
 });
 
