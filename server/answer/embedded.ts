@@ -170,6 +170,13 @@ interface Unit {
   /** Position within its passage (0 first). */
   position: number;
   words: number;
+  /**
+   * The end of a sentence an example interrupted, where it goes on after the example ("The main differences between:
+   * [example] and: [example] are that the materialized view cannot …"): the first sentence of the paragraph after an
+   * example, starting in lower case with a stop word ("are", "and", "which"), not a name (`pg_upgrade allows …`). It is
+   * not a sentence to quote on its own.
+   */
+  endOfInterrupted: boolean;
 }
 
 /** The answer's text, and the sections it cites, numbered as the text cites them. */
@@ -267,7 +274,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
     for (const unit of candidates) {
-      if (continuesInterrupted(unit)) continue;
+      if (unit.endOfInterrupted) continue;
       let match = 0;
       let matched = 0;
       let headingMatch = 0;
@@ -466,17 +473,23 @@ interface Quote {
  * on, if it leans on one.
  */
 function announcedExample(unit: Unit): { text: string; example: string } | undefined {
-  const blocks = unit.passage.blocks;
-  const block = blocks[unit.block];
-  const next = blocks[unit.block + 1];
-  if (block?.kind !== 'prose' || next?.kind !== 'code') return undefined;
-  const paragraph = sentences(block.text).map(cleanInline);
-  const found = paragraph.indexOf(unit.text);
-  if (found === -1) return undefined;
+  const next = unit.passage.blocks[unit.block + 1];
+  const place = inParagraph(unit);
+  if (next?.kind !== 'code' || !place) return undefined;
+  const { paragraph, at: found } = place;
   // With the sentence it leans on ("If user_function is specified, it must be a callable. This allows …").
   const rest = paragraph.slice(leaningStart(paragraph, found));
   if (rest.length > 3 || !/:$/.test(rest.at(-1)!) || wordCount(rest.join(' ')) > LEAD_WORDS) return undefined;
   return { text: rest.join(' '), example: next.markdown };
+}
+
+/** The sentences of a prose unit's paragraph, as units read them, and where the unit is among them. */
+function inParagraph(unit: Unit): { paragraph: string[]; at: number } | undefined {
+  const block = unit.passage.blocks[unit.block];
+  if (block?.kind !== 'prose') return undefined;
+  const paragraph = sentences(block.text).map(cleanInline);
+  const at = paragraph.indexOf(unit.text);
+  return at === -1 ? undefined : { paragraph, at };
 }
 
 /**
@@ -485,13 +498,10 @@ function announcedExample(unit: Unit): { text: string; example: string } | undef
  * while the sentence and they come to at most LEAD_WORDS words; not one ending in a colon, which announces what follows.
  */
 function withLeaning(unit: Unit): string {
-  const block = unit.passage.blocks[unit.block];
-  if (block?.kind !== 'prose') return unit.text;
-  const paragraph = sentences(block.text).map(cleanInline);
-  const at = paragraph.indexOf(unit.text);
-  if (at === -1) return unit.text;
+  const place = inParagraph(unit);
+  if (!place) return unit.text;
   let text = unit.text;
-  for (const next of paragraph.slice(at + 1)) {
+  for (const next of place.paragraph.slice(place.at + 1)) {
     if (!LEANS_BACK.test(next) || !ENDS_SENTENCE.test(next) || wordCount(text) + wordCount(next) > LEAD_WORDS) break;
     text = `${text} ${next}`;
   }
@@ -604,19 +614,6 @@ const LEANS_BACK = /^(?:these|this|those|that|they|it|its|such|there|here|then|h
  */
 function leaningStart(paragraph: string[], at: number): number {
   return at > 0 && LEANS_BACK.test(paragraph[at]!) && !endsInterrupted(paragraph[at - 1]!) ? at - 1 : at;
-}
-
-/**
- * The end of a sentence an example interrupted, where it goes on after the example ("The main differences between:
- * [example] and: [example] are that the materialized view cannot …"): the first sentence of the paragraph after an
- * example, starting in lower case with a stop word ("are", "and", "which"), not a name (`pg_upgrade allows …`). It is
- * not a sentence to quote on its own.
- */
-function continuesInterrupted(unit: Unit): boolean {
-  const block = unit.passage.blocks[unit.block];
-  if (block?.kind !== 'prose' || unit.passage.blocks[unit.block - 1]?.kind !== 'code' || !endsInterrupted(unit.text)) return false;
-  const first = cleanInline(sentences(block.text)[0] ?? '');
-  return first === unit.text && isStopWord(words(unit.text)[0] ?? '');
 }
 
 /** A sentence that starts in lower case: the end of one that an example interrupted ("with your own user name."). */
@@ -851,7 +848,7 @@ function unitsOf(passage: Passage): Unit[] {
   const units: Unit[] = [];
   passage.blocks.forEach((block, index) => {
     if (block.kind === 'code') return;
-    for (const sentence of block.kind === 'item' ? [block.text] : sentences(block.text)) {
+    for (const [at, sentence] of (block.kind === 'item' ? [block.text] : sentences(block.text)).entries()) {
       const text = cleanInline(sentence);
       const count = wordCount(text);
       if (count < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
@@ -860,7 +857,8 @@ function unitsOf(passage: Passage): Unit[] {
       if (block.kind === 'prose' && count < 8 && !/[.!?:。！？：]$/.test(text) && !NAME_AND_PURPOSE.test(text)) continue;
       if (listsNames(text)) continue;
       const plain = plainInline(text);
-      units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, words: count });
+      const endOfInterrupted = block.kind === 'prose' && at === 0 && passage.blocks[index - 1]?.kind === 'code' && endsInterrupted(text) && isStopWord(words(text)[0] ?? '');
+      units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, words: count, endOfInterrupted });
     }
   });
   return units;
