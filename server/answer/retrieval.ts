@@ -86,6 +86,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     query: `${query.text.slice(0, MAX_QUERY_CHARS - 1)} `,
     limit: query.limit ?? PER_QUERY,
     language: input.language,
+    snippets: false,
   });
   /** Fuses the hits of a query not asked yet: `found` when they were searched for already. */
   const ask = async (query: Query, found?: SectionHit[]): Promise<void> => {
@@ -182,17 +183,21 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // C declarations answers a C programmer, so unless the question speaks of C its sections rank lower (an entry the
   // question names, "What does PyDict_Merge() do?", still comes first: no other section holds its name).
   const cPages = speaksOfC(input.question) ? new Set<string>() : await cApiPages(db, input.organisationId, [...candidates.values()].map(({ hit }) => hit.pageId));
-  const entries = [...candidates.values()].map((entry) => ({
-    ...entry,
-    markdown: markdown.get(entry.hit.id) ?? '',
-    titleTerms: spelledOut(new Set(terms(entry.hit.title))),
-    // A page's opening section is headed by the page title.
-    headingTerms: spelledOut(headingTerms(ownHeading(entry.hit.section) || entry.hit.title)),
-    bodyTerms: spelledOut(new Set(terms(entry.hit.text))),
-    // "Exporting payments › Options": the headings above a section name what it is about too.
-    parentTerms: spelledOut(headingTerms(parentHeadings(entry.hit.section))),
-    sentenceTerms: entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => spelledOut(new Set(terms(sentence)))),
-  }));
+  const entries = [...candidates.values()].map((entry) => {
+    // Each sentence is read once: the section's terms are its sentences'.
+    const sentences = entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => terms(sentence));
+    return {
+      ...entry,
+      markdown: markdown.get(entry.hit.id) ?? '',
+      titleTerms: spelledOut(new Set(terms(entry.hit.title))),
+      // A page's opening section is headed by the page title.
+      headingTerms: spelledOut(headingTerms(ownHeading(entry.hit.section) || entry.hit.title)),
+      bodyTerms: spelledOut(new Set(sentences.flat())),
+      // "Exporting payments › Options": the headings above a section name what it is about too.
+      parentTerms: spelledOut(headingTerms(parentHeadings(entry.hit.section))),
+      sentenceTerms: sentences.map((sentence) => spelledOut(new Set(sentence))),
+    };
+  });
   // A term most candidates hold tells them apart less than one few hold.
   const rarity = new Map<string, number>();
   for (const term of questionTerms) {

@@ -50,12 +50,16 @@ for (const word of OTHER_STOP_WORDS) STOP_WORDS.add(word);
 
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
+const NOT_ASCII = /[^\x00-\x7f]/;
+
 /**
  * Lowercased words of a text, in order, stop words included. An identifier joined by `_`
  * (`shared_buffers`, `__enter__`) is one word: `arg_line` is not the word "line".
  */
 export function words(text: string): string[] {
-  return text.toLowerCase().normalize('NFKC').match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
+  // NFKC leaves ASCII as it is, and most texts are ASCII: only others are normalised.
+  const lower = text.toLowerCase();
+  return (NOT_ASCII.test(lower) ? lower.normalize('NFKC') : lower).match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
 /** Crude suffix stripping: enough to make inflections of one word meet, never a dictionary. */
@@ -195,18 +199,37 @@ export function terms(text: string): string[] {
   const result: string[] = [];
   // A call of a function named by a stop word (`now()`, `any(iterable)`) names the function: `now_` is its term.
   for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(text).replace(KEYWORD_NAMED, '$1_$2'))))) {
-    if (UNSPACED_SCRIPT.test(word)) {
-      const characters = [...word];
-      if (characters.length === 1) result.push(word);
-      for (let index = 0; index + 1 < characters.length; index++) result.push(characters[index]! + characters[index + 1]!);
-      continue;
+    let known = TERMS_OF_WORD.get(word);
+    if (!known) {
+      known = termsOfWord(word);
+      if (TERMS_OF_WORD.size >= MAX_WORDS_KEPT) TERMS_OF_WORD.clear();
+      TERMS_OF_WORD.set(word, known);
     }
-    if (isStopWord(word) || (word.length < 2 && !/\d/.test(word))) continue;
-    const stemmed = stem(word);
-    result.push(SYNONYM_OF.get(stemmed) ?? stemmed);
+    for (const term of known) result.push(term);
   }
   return result;
 }
+
+/** The terms of one word, as `terms` reads it. */
+function termsOfWord(word: string): readonly string[] {
+  if (UNSPACED_SCRIPT.test(word)) {
+    const characters = [...word];
+    if (characters.length === 1) return [word];
+    const pairs: string[] = [];
+    for (let index = 0; index + 1 < characters.length; index++) pairs.push(characters[index]! + characters[index + 1]!);
+    return pairs;
+  }
+  if (isStopWord(word) || (word.length < 2 && !/\d/.test(word))) return [];
+  const stemmed = stem(word);
+  return [SYNONYM_OF.get(stemmed) ?? stemmed];
+}
+
+/**
+ * Words already read, with their terms: passages are read again for every question, and most of their words are the
+ * same few thousand. Emptied when it holds MAX_WORDS_KEPT.
+ */
+const TERMS_OF_WORD = new Map<string, readonly string[]>();
+const MAX_WORDS_KEPT = 100_000;
 
 /**
  * A question without its question words ("how do I", "what is", "is there a way to"), as

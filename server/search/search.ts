@@ -46,6 +46,8 @@ export interface SearchParams {
   limit: number;
   /** The visitor's language (`de`, `pt-BR`): the query is stemmed that way too, besides the pages' own languages. */
   language?: string;
+  /** Whether hits carry a snippet (default true): answer retrieval reads their whole text and shows none, so it is spared cutting them. */
+  snippets?: boolean;
 }
 
 /** A hit with the plain text of its section, for answer engines to quote from. */
@@ -216,7 +218,7 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   const texts = await readSectionTexts(db, kept.map((section) => section.id));
   // A section its page's new version replaced since it was ranked is gone.
   const ranked = kept.filter((section) => texts.has(section.id));
-  const hits = ranked.map((section) => toHit({ ...section, text: texts.get(section.id)! }, terms));
+  const hits = ranked.map((section) => toHit({ ...section, text: texts.get(section.id)! }, params.snippets === false ? undefined : terms));
   return { hits, complete: ranked.filter((section) => section.tier === 0).length, chunks, groups: result.groups };
 }
 
@@ -349,13 +351,14 @@ function entryHeading(name: string): RegExp {
   );
 }
 
-function toHit(row: SectionRow, terms: HighlightTerms): SectionHit {
+/** A ranked section as a hit: with its snippet, unless there are no `terms` to cut it by (then it is ''). */
+function toHit(row: SectionRow, terms: HighlightTerms | undefined): SectionHit {
   const hit: SectionHit = {
     id: row.id,
     pageId: row.pageId,
     url: row.url,
     title: row.title,
-    snippet: buildSnippet(row.text, terms),
+    snippet: terms ? buildSnippet(row.text, terms) : '',
     source: row.source,
     score: Math.round(row.score * 1e6) / 1e6,
     text: row.text,
