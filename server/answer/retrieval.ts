@@ -5,8 +5,9 @@
  * way to" are not content: pages do not ask; what a question only tells beside what it asks
  * weighs as the conversation does), the previous question of the conversation
  * (follow-ups like "and on Windows?") and the title of the page the visitor is on, and the
- * ranked lists are fused (reciprocal rank fusion); when the question alone finds little,
- * its content words are asked one by one too. The candidates are then re-ranked: the share
+ * ranked lists are fused (reciprocal rank fusion); a longer question's rarest words are
+ * also asked three at a time, and when the question alone finds little, its content words
+ * are asked one by one too. The candidates are then re-ranked: the share
  * of the question's terms (rarer ones weighing more) a section's heading and text hold, and
  * one of its sentences holds, first; its heading and its page's title holding them next, then
  * the engine's ranking, the conversation's terms and the page being read; the entry of a call
@@ -66,6 +67,8 @@ interface Query {
 const MAX_LEAVE_ONE_OUT = 7;
 /** Of a longer question told in several clauses, at most this many are asked on their own. */
 const MAX_CLAUSES = 3;
+/** Of a question of four content words or more, its rarest this many are also asked three at a time. */
+const RAREST_WORDS = 5;
 
 /** The passages an answer is grounded on, and the question as the pages spell it: what the answer engine answers. */
 export interface Retrieval {
@@ -144,6 +147,11 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     // The engine ranks first the sections whose headings hold every word, so "add column table" alone can miss "Adding a Column".
     for (let index = 0; index + 1 < contentWords.length; index++) await ask({ text: `${contentWords[index]} ${contentWords[index + 1]}`, weight: 0.3, limit: PER_QUERY / 2 });
   }
+  // A passage may hold three of a long question's words and none of the rest ("Sets the base maximum amount of memory to be
+  // used by a query operation (such as a sort or hash table) before writing to temporary disk files" for "which setting
+  // controls how much memory a sort or hash can use before it spills to temp files on disk?"): its rarest words are asked
+  // three at a time, in the question's order.
+  if (contentWords.length >= 4) for (const three of threesOf(await rarestWords(db, input.organisationId, contentWords, RAREST_WORDS))) await ask({ text: three.join(' '), weight: 0.15, limit: PER_QUERY / 2 });
   // A long question told in several clauses ("my worker prints show up late in the docker logs when there is no
   // terminal. how do I make the output unbuffered?") is also asked clause by clause: the whole may find only what
   // the circumstances told first are about.
@@ -293,6 +301,21 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const unused = await wordsNeverUsed(db, input, { text: input.question, words: contentWords, misspelt: first.misspelt });
   if (unused.length > 0) return { sections: ranked.filter((hit) => holdsAll(hit, unused)).slice(0, limit), question };
   return { sections: ranked.slice(0, limit), question };
+}
+
+/** Up to `count` of the words that the fewest pages use, content words only, in the order given. */
+async function rarestWords(db: Queryable, organisationId: string, given: string[], count: number): Promise<string[]> {
+  const words = [...new Set(given.map((word) => word.toLowerCase()))].filter((word) => terms(word).length > 0);
+  const pages = await vocabularyPages(db, organisationId, words);
+  const rarest = new Set(words.filter((word) => pages.has(word)).sort((a, b) => pages.get(a)! - pages.get(b)!).slice(0, count));
+  return words.filter((word) => rarest.has(word));
+}
+
+/** Every three of the words, each in the order given. */
+function threesOf(words: string[]): string[][] {
+  const threes: string[][] = [];
+  for (let a = 0; a < words.length; a++) for (let b = a + 1; b < words.length; b++) for (let c = b + 1; c < words.length; c++) threes.push([words[a]!, words[b]!, words[c]!]);
+  return threes;
 }
 
 /**

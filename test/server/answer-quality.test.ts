@@ -1594,6 +1594,30 @@ describe('a question told in several clauses', () => {
   });
 });
 
+describe('a long question whose words no passage holds together', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
+    // Sections headed by one of the question's words: more than enough of them for a search holding any of its words,
+    // which then looks no further, and more than enough candidates for the words to be asked one by one.
+    for (const word of ['Disk', 'Files', 'Memory', 'Hash']) for (let index = 1; index <= 8; index++)
+      await addPage(`${word.toLowerCase()}-${index}`, `${word} ${index}`, `# ${word} ${index}\n\n${word} ${index} is where the records of shelf ${index} are kept.`);
+    // The entry that answers holds three of the rarer words together, and its headings none.
+    await addPage('resources', 'Resources', '# Resources\n\n## work_area (integer)\n\nThis setting sets the most memory a sort or a hash table may take before writing to temporary disk files.');
+  });
+  after(() => own.stop());
+
+  test('its rarest words, asked three at a time, find the passage that holds three of them', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', {
+      token: 'ws_test_help',
+      body: { message: 'which setting decides how much memory a sort or hash may use before it spills over to temp files on disk?' },
+    });
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/resources#work_area-integer', json.text);
+    assert.match(json.text, /This setting sets the most memory a sort or a hash table may take before writing to temporary disk files/);
+  });
+});
+
 describe('a question that also tells', () => {
   let own: TestServer;
   before(async () => {
