@@ -23,7 +23,8 @@
  * phrases, case and white space folded, and one of the pages cited), the share of answers with
  * code whose fenced blocks are each byte-identical to a `<pre>` block of a page they cite, and
  * the share of off-topic questions refused with no sources (and how many in the visitor's
- * language, sent as `Accept-Language`). The later questions (bench/corpus/questions-<corpus>-fresh.json,
+ * language, sent as `Accept-Language`), and how long the whole reply to a question took (p50 and
+ * p95, as the client waits for it: retrieval and the embedded engine on the real corpus). The later questions (bench/corpus/questions-<corpus>-fresh.json,
  * written after the engine was tuned against the judged ones, and questions-<corpus>-unseen.json,
  * written by someone who saw neither the engine nor its answers) are measured alike and printed
  * apart: what a visitor asking something new meets.
@@ -102,6 +103,8 @@ export interface AnswerReport {
   offTopic: number;
   refusedWithoutSources: number;
   refusedInLanguage: number;
+  /** How long the visitor waits for the whole reply to a question (`POST …/chat` answered as JSON), in ms. */
+  replyTime: LatencySummary;
 }
 
 /** The answers to a later question set, with its label ("fresh", "unseen") and what sets it apart. */
@@ -423,20 +426,23 @@ async function measureAnswers(
   if (!loaded) return undefined;
   const { file, set } = loaded;
   const anchorsOf = anchorsReader(corpus);
-  const report: AnswerReport = { file, questions: set.questions.length, answered: 0, withCode: 0, codeIdentical: 0, offTopic: set.offTopic.length, refusedWithoutSources: 0, refusedInLanguage: 0 };
+  const counts = { answered: 0, withCode: 0, codeIdentical: 0, refusedWithoutSources: 0, refusedInLanguage: 0 };
   const misses: string[] = [];
+  const replyTimes: number[] = [];
   for (const { question, phrases, pages } of set.questions) {
+    const asked = performance.now();
     const reply = await chat(server, corpus.id, question);
+    replyTimes.push(performance.now() - asked);
     const cited = reply.sources.map((source) => pathOf(corpus, source.url) ?? source.url);
     const holdsPhrase = phrases.some((phrase) => fold(rendered(reply.text)).includes(fold(phrase)));
     const citesPage = cited.some((path) => pages.includes(path));
-    if (holdsPhrase && citesPage) report.answered++;
+    if (holdsPhrase && citesPage) counts.answered++;
     const blocks = fencedBlocks(reply.text);
     let codeFaithful = true;
     if (blocks.length > 0) {
-      report.withCode++;
+      counts.withCode++;
       codeFaithful = blocks.every((block) => cited.some((path) => anchorsOf(path).preBlocks.has(block)));
-      if (codeFaithful) report.codeIdentical++;
+      if (codeFaithful) counts.codeIdentical++;
     }
     if (!(holdsPhrase && citesPage) || !codeFaithful) {
       const why = [!holdsPhrase && 'no phrase', !citesPage && 'no page cited', !codeFaithful && 'code not as on the page'].filter(Boolean).join(', ');
@@ -446,15 +452,15 @@ async function measureAnswers(
   for (const { question, language } of set.offTopic) {
     const reply = await chat(server, corpus.id, question, language);
     if (reply.sources.length === 0) {
-      report.refusedWithoutSources++;
-      if (reply.text.trim() === noAnswerText(language)) report.refusedInLanguage++;
+      counts.refusedWithoutSources++;
+      if (reply.text.trim() === noAnswerText(language)) counts.refusedInLanguage++;
     } else misses.push(`off topic ${JSON.stringify(question)} [${language}] answered, citing ${reply.sources.map((source) => source.url).join('  ')}`);
   }
   if (options.verbose) {
     options.log(`\n${corpus.name}: ${misses.length} answers missed (${file})`);
     for (const miss of misses) options.log(`  ${miss}`);
   }
-  return report;
+  return { file, questions: set.questions.length, offTopic: set.offTopic.length, ...counts, replyTime: summarise(replyTimes) };
 }
 
 /**
@@ -511,6 +517,7 @@ export async function runDocsQuality(options: DocsQualityOptions = {}): Promise<
 
 const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 const share = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${part}/${whole} (${pct(part / whole)})`);
+const replyTimes = (answers: AnswerReport) => `${answers.replyTime.p50.toFixed(1)} / ${answers.replyTime.p95.toFixed(1)} ms`;
 
 export function printCorpusReport(report: CorpusReport, log: (line: string) => void = console.log): void {
   const { search: s, answers } = report;
@@ -531,9 +538,9 @@ export function printCorpusReport(report: CorpusReport, log: (line: string) => v
     log('  answers: no judged question set for this corpus');
     return;
   }
-  log(`  answers (${answers.file}, embedded engine): answered ${share(answers.answered, answers.questions)}; code blocks as on the page ${share(answers.codeIdentical, answers.withCode)}`);
+  log(`  answers (${answers.file}, embedded engine): answered ${share(answers.answered, answers.questions)}; code blocks as on the page ${share(answers.codeIdentical, answers.withCode)}; reply p50 / p95 ${replyTimes(answers)}`);
   log(`  off-topic questions refused with no sources ${share(answers.refusedWithoutSources, answers.offTopic)}, in the visitor's language ${share(answers.refusedInLanguage, answers.offTopic)}`);
-  for (const set of report.later) log(`  ${set.label} questions (${set.file}, ${set.about}): answered ${share(set.answered, set.questions)}; code blocks as on the page ${share(set.codeIdentical, set.withCode)}`);
+  for (const set of report.later) log(`  ${set.label} questions (${set.file}, ${set.about}): answered ${share(set.answered, set.questions)}; code blocks as on the page ${share(set.codeIdentical, set.withCode)}; reply p50 / p95 ${replyTimes(set)}`);
 }
 
 /** The goals of the search and answer issues, per corpus. */

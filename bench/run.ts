@@ -51,7 +51,7 @@ interface ServerReport {
         fragments: { total: number; existing: number };
         emptyWhereMiniSearchFinds: string[];
       };
-      answers?: { file: string; questions: number; answered: number; withCode: number; codeIdentical: number; offTopic: number; refusedWithoutSources: number };
+      answers?: { file: string; questions: number; answered: number; withCode: number; codeIdentical: number; offTopic: number; refusedWithoutSources: number; replyTime?: { p50: number; p95: number } };
       later?: { label: string; about: string; file: string; questions: number; answered: number; withCode: number; codeIdentical: number }[];
     }[];
   };
@@ -127,6 +127,7 @@ async function serverSection(log: (line: string) => void): Promise<Section> {
       { what: `${name}: questions answered, phrase and page (${answers.file})`, value: percent(answers.answered, answers.questions), baseline: 'n/a', ...goalFor(`${name}: ≥ 80% of questions`, '≥ 80%') },
       { what: `${name}: answers quoting code as on the page`, value: percent(answers.codeIdentical, answers.withCode), baseline: 'n/a', ...goalFor(`${name}: quoted code`, '100%') },
       { what: `${name}: off-topic questions refused with no sources`, value: percent(answers.refusedWithoutSources, answers.offTopic), baseline: 'n/a', ...goalFor(`${name}: off-topic`, '100%') },
+      { what: `${name}: whole chat reply to a judged question, p50 / p95`, value: `${fixed(answers.replyTime?.p50, 1, '')} / ${fixed(answers.replyTime?.p95, 1)}`, baseline: 'n/a' },
     );
     for (const set of later ?? [])
       section.figures.push(

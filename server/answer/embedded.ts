@@ -550,7 +550,8 @@ function quote(
   } else {
     const next = blocks[unit.block + 1];
     // What the paragraph announces at its end ("the following variations apply:") is quoted only when it is shown.
-    if (block.kind === 'prose') lead = inContext(lead, sentences(block.text).map(cleanInline), next?.kind === 'code' || next?.kind === 'item');
+    const place = inParagraph(unit);
+    if (place) lead = inContext(place, next?.kind === 'code' || next?.kind === 'item');
     // The example of a sentence is next to it: among the two blocks after it, else right before it; but a list the sentence
     // announces is what it leads to, with any code between its items. "How do I …?" is shown the numbered steps that follow
     // the sentence, after a short paragraph announcing them in the question's words ("To use declarative partitioning in
@@ -620,16 +621,14 @@ function leaningStart(paragraph: string[], at: number): number {
 const endsInterrupted = (sentence: string) => /^\p{Ll}/u.test(sentence);
 
 /**
- * A sentence in its context: after the sentence it leans on, if it leans on one, and with the
+ * A sentence (the one `at` of its paragraph) in its context: after the sentence it leans on, if it leans on one, and with the
  * ones after it in its paragraph while they fit in `LEAD_WORDS` (they often finish its point),
  * but not a last one announcing what follows the paragraph ("the following variations apply:")
  * unless that is `shown`.
  */
-function inContext(lead: string, paragraph: string[], shown: boolean): string {
-  const at = paragraph.indexOf(lead);
-  if (at === -1) return lead;
+function inContext({ paragraph, at }: { paragraph: string[]; at: number }, shown: boolean): string {
   // A sentence that announces what follows ("as follows:") is followed by that, not by more sentences.
-  const announces = !ENDS_SENTENCE.test(lead);
+  const announces = !ENDS_SENTENCE.test(paragraph[at]!);
   let text = paragraph.slice(leaningStart(paragraph, at), at + 1).join(' ');
   let count = wordCount(text);
   for (const [offset, next] of (announces ? [] : paragraph.slice(at + 1)).entries()) {
