@@ -15,7 +15,7 @@ const STOP_WORDS = new Set(
   our ours ourselves out over own same she should so some such than that the their theirs them themselves then there
   these they this those through to too under until up very was we were what when where which while who whom why will
   with would you your yours yourself yourselves also get got may might must shall us let lets i'm im ive dont doesnt
-  cant cannot wont please tell explain know want need use using used way ways thing things something anything one
+  cant cannot wont isnt arent wasnt werent didnt hasnt havent hadnt shouldnt wouldnt couldnt mustnt neednt please tell explain know want need use using used way ways thing things something anything one
   able like make made hi hello thanks thank happen happens happened happening work works mean means possible
   exactly actually really still anyone someone somebody question vs versus
   ok okay easiest easy best simplest correct proper properly recommended good useful purpose pick prefer
@@ -130,9 +130,9 @@ export function synonymsOf(word: string): string[] {
   return SYNONYMS.find((group) => stem(group[0]!) === canonical)!.filter((other) => stem(other) !== stem(word.toLowerCase()) && !other.includes('_'));
 }
 
-/** A stop word, also when contracted: "what's", "there's". */
+/** A stop word, also when contracted: "what's", "there's", "don't". */
 export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word) || STOP_WORDS.has(word.replace(/['’](?:s|re|ll|d|ve)$/, ''));
+  return STOP_WORDS.has(word) || STOP_WORDS.has(word.replace(/['’](?:s|re|ll|d|ve)$/, '')) || STOP_WORDS.has(word.replace(/['’]/g, ''));
 }
 
 /** Verbs of two words that say what one word says in documentation: "turn on" is "enable". */

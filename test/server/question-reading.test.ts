@@ -79,6 +79,15 @@ test('a call of a function named by a stop word ("now()", "any(iterable)") is co
   assert.ok(!terms('WHERE id = ANY(ids)').includes('any_'));
 });
 
+test('a stop word contracted ("don\'t", "isn\'t", "can\'t") asks no more than written out: an answer need not say it', () => {
+  assert.deepEqual(askedAndTold("Why doesn't my query use the index?").asked, askedAndTold('Why does my query not use the index?').asked);
+  assert.deepEqual(askedAndTold("How can I memoize a function so repeated calls don't recompute?").asked, askedAndTold('How can I memoize a function so repeated calls do not recompute?').asked);
+  assert.deepEqual(terms("I don't, can't, won't; it isn't, wasn't, didn't, shouldn't"), []);
+  // Possessives and names keep their words.
+  assert.deepEqual(terms("the user's file"), terms('user file'));
+  assert.equal(terms("O'Reilly").length, 1);
+});
+
 test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing to look up', () => {
   const question = 'how do I sort a list of dicts, e.g. by a key (i.e. by one field), like os.path does?';
   assert.deepEqual(namedApis(question), ['os.path']);
