@@ -324,13 +324,16 @@ function threesOf(words: string[]): string[][] {
  * word with its letters swapped ("wihch", "bewteen"), as question words are typed fast; nor a
  * short word with one letter of the pages' word changed in its place for one not next to it on
  * the keyboard ("tire", "time"), which is as likely another word ("How do I change a flat
- * tire?" is not about the time), while "fike" is "file" typed with a finger slipped.
+ * tire?" is not about the time), while "fike" is "file" typed with a finger slipped; nor a
+ * word with a letter more or less at its start ("recompute" for "precompute").
  */
 function typos(misspelt: Map<string, string>): Map<string, string> {
   const letters = (word: string) => [...word].sort().join('');
   return new Map(
     [...misspelt].filter(([typed, spelled]) => {
       if (letters(typed) === letters(spelled)) return true;
+      // A letter more or less at the start makes another word ("recompute", "precompute"): a typo keeps the first letter.
+      if (typed.length !== spelled.length && typed[0] !== spelled[0]) return false;
       const changed = typed.length < MIN_TYPO_LETTERS && typed.length === spelled.length ? [...typed].findIndex((letter, index) => letter !== spelled[index]) : -1;
       return terms(spelled).length > 0 && (changed === -1 || neighbouringKeys(typed[changed]!, spelled[changed]!));
     }),

@@ -30,6 +30,7 @@ before(async () => {
     { url: 'https://acme.test/docs/memory', title: 'Memory', content: '# Memory\n\nFix a leaking widget by calling `destroy()` when the page unloads.' },
     { url: 'https://acme.test/docs/time', title: 'Time', content: '# Time\n\nChange the time printed on a flat invoice from the invoice settings.' },
     { url: 'https://acme.test/docs/sessions', title: 'Idle sessions', content: '# Idle sessions\n\nSet session_timeout to end a session after it has been idle for that many minutes.' },
+    { url: 'https://acme.test/docs/exports', title: 'Exports', content: '# Exports\n\nPrecompute the totals of a report before exporting it, and the export is faster.' },
     // "sit" only in another form: the pages use the word.
     { url: 'https://acme.test/docs/queue', title: 'Queue', content: '# Queue\n\nA job sits in the queue until a worker takes it.' },
     // Documentation of hundreds of pages: a word none of them uses says something then.
@@ -125,6 +126,15 @@ test('a short word with one letter of a word of the pages changed for one not ne
     const typo = await ask(question);
     assert.match(typo.json.text, /^Change the time printed on a flat invoice/, `${question}\n${typo.json.text}`);
   }
+});
+
+test('a word that is a word of the pages with a letter more or less at its start is another word, not a typo: "recompute" is not read as "precompute"', async () => {
+  const { json } = await ask('How do I recompute the totals of a report?');
+  assert.equal(json.text, NO_ANSWER.en, json.text);
+  assert.deepEqual(json.sources, []);
+  // A typo keeps the word's first letter.
+  const typo = await ask('How do I precomute the totals of a report?');
+  assert.match(typo.json.text, /^Precompute the totals of a report before exporting it/, typo.json.text);
 });
 
 test('a word the pages never use is what the question is about: no page that lacks it answers, whatever else it shares', async () => {
