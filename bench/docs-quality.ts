@@ -23,11 +23,12 @@
  * phrases, case and white space folded, and one of the pages cited), the share of answers with
  * code whose fenced blocks are each byte-identical to a `<pre>` block of a page they cite, and
  * the share of off-topic questions refused with no sources (and how many in the visitor's
- * language, sent as `Accept-Language`), and how long the whole reply to a question took (p50 and
- * p95, as the client waits for it: retrieval and the embedded engine on the real corpus). The later questions (bench/corpus/questions-<corpus>-fresh.json,
- * written after the engine was tuned against the judged ones, and questions-<corpus>-unseen.json,
- * written by someone who saw neither the engine nor its answers) are measured alike and printed
- * apart: what a visitor asking something new meets.
+ * language, sent as `Accept-Language`), and how long the whole reply to a question took (p50
+ * and p95, as the client waits for it: retrieval and the embedded engine on the real corpus).
+ * The later questions (bench/corpus/questions-<corpus>-fresh.json, written after the engine
+ * was tuned against the judged ones, and questions-<corpus>-unseen.json, written by someone
+ * who saw neither the engine nor its answers) are measured alike and printed apart: what a
+ * visitor asking something new meets.
  *
  *   node --import tsx bench/docs-quality.ts [--corpus postgres|python] [--verbose] [--runs 3]
  *

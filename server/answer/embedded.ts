@@ -483,8 +483,14 @@ function announcedExample(unit: Unit): { text: string; example: string } | undef
   return { text: rest.join(' '), example: next.markdown };
 }
 
+/** A sentence's paragraph, as its sentences, and where it is among them. */
+interface Place {
+  paragraph: string[];
+  at: number;
+}
+
 /** The sentences of a prose unit's paragraph, as units read them, and where the unit is among them. */
-function inParagraph(unit: Unit): { paragraph: string[]; at: number } | undefined {
+function inParagraph(unit: Unit): Place | undefined {
   const block = unit.passage.blocks[unit.block];
   if (block?.kind !== 'prose') return undefined;
   const paragraph = sentences(block.text).map(cleanInline);
@@ -626,7 +632,7 @@ const endsInterrupted = (sentence: string) => /^\p{Ll}/u.test(sentence);
  * but not a last one announcing what follows the paragraph ("the following variations apply:")
  * unless that is `shown`.
  */
-function inContext({ paragraph, at }: { paragraph: string[]; at: number }, shown: boolean): string {
+function inContext({ paragraph, at }: Place, shown: boolean): string {
   // A sentence that announces what follows ("as follows:") is followed by that, not by more sentences.
   const announces = !ENDS_SENTENCE.test(paragraph[at]!);
   let text = paragraph.slice(leaningStart(paragraph, at), at + 1).join(' ');

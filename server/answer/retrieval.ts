@@ -42,6 +42,8 @@ export interface RetrievalInput {
   limit?: number;
   /** What the documentation is about (GenerateInput.subject). */
   subject?: string[];
+  /** Whether the sections carry snippets, as search hits shown to a visitor do; default false (answers show none). */
+  snippets?: boolean;
 }
 
 /** A retrieved section with its body as written. */
@@ -67,7 +69,7 @@ interface Query {
 const MAX_LEAVE_ONE_OUT = 7;
 /** Of a longer question told in several clauses, at most this many are asked on their own. */
 const MAX_CLAUSES = 3;
-/** Of a question of four content words or more, its rarest this many are also asked three at a time. */
+/** Of a question of five content words or more, its rarest this many are also asked three at a time. */
 const RAREST_WORDS = 5;
 
 /** The passages an answer is grounded on, and the question as the pages spell it: what the answer engine answers. */
@@ -89,7 +91,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     query: `${query.text.slice(0, MAX_QUERY_CHARS - 1)} `,
     limit: query.limit ?? PER_QUERY,
     language: input.language,
-    snippets: false,
+    snippets: input.snippets ?? false,
   });
   /** Fuses the hits of a query not asked yet: `found` when they were searched for already. */
   const ask = async (query: Query, found?: SectionHit[]): Promise<void> => {
@@ -150,8 +152,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // A passage may hold three of a long question's words and none of the rest ("Sets the base maximum amount of memory to be
   // used by a query operation (such as a sort or hash table) before writing to temporary disk files" for "which setting
   // controls how much memory a sort or hash can use before it spills to temp files on disk?"): its rarest words are asked
-  // three at a time, in the question's order.
-  if (contentWords.length >= 4) for (const three of threesOf(await rarestWords(db, input.organisationId, contentWords, RAREST_WORDS))) await ask({ text: three.join(' '), weight: 0.15, limit: PER_QUERY / 2 });
+  // three at a time, in the question's order (of four words, they are the questions without one of them, asked above).
+  if (contentWords.length > 4) for (const three of threesOf(await rarestWords(db, input.organisationId, contentWords, RAREST_WORDS))) await ask({ text: three.join(' '), weight: 0.15, limit: PER_QUERY / 2 });
   // A long question told in several clauses ("my worker prints show up late in the docker logs when there is no
   // terminal. how do I make the output unbuffered?") is also asked clause by clause: the whole may find only what
   // the circumstances told first are about.
@@ -192,7 +194,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // question names, "What does PyDict_Merge() do?", still comes first: no other section holds its name).
   const cPages = speaksOfC(input.question) ? new Set<string>() : await cApiPages(db, input.organisationId, [...candidates.values()].map(({ hit }) => hit.pageId));
   const entries = [...candidates.values()].map((entry) => {
-    // Each sentence is read once: the section's terms are its sentences'.
+    // Each sentence is read once: the section's terms are its sentences' (a keyword in capitals as its sentence writes it).
     const sentences = entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => terms(sentence));
     return {
       ...entry,
@@ -303,11 +305,12 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   return { sections: ranked.slice(0, limit), question };
 }
 
-/** Up to `count` of the words that the fewest pages use, content words only, in the order given. */
+/** Up to `count` of the words that the fewest pages use, content words only (a keyword in capitals, `HAVING`, is one), as given and in their order. */
 async function rarestWords(db: Queryable, organisationId: string, given: string[], count: number): Promise<string[]> {
-  const words = [...new Set(given.map((word) => word.toLowerCase()))].filter((word) => terms(word).length > 0);
-  const pages = await vocabularyPages(db, organisationId, words);
-  const rarest = new Set(words.filter((word) => pages.has(word)).sort((a, b) => pages.get(a)! - pages.get(b)!).slice(0, count));
+  const words = [...new Set(given)].filter((word) => terms(word).length > 0);
+  const pages = await vocabularyPages(db, organisationId, [...new Set(words.map((word) => word.toLowerCase()))]);
+  const used = (word: string) => pages.get(word.toLowerCase());
+  const rarest = new Set(words.filter((word) => used(word) !== undefined).sort((a, b) => used(a)! - used(b)!).slice(0, count));
   return words.filter((word) => rarest.has(word));
 }
 
@@ -332,7 +335,8 @@ function typos(misspelt: Map<string, string>): Map<string, string> {
   return new Map(
     [...misspelt].filter(([typed, spelled]) => {
       if (letters(typed) === letters(spelled)) return true;
-      // A letter more or less at the start makes another word ("recompute", "precompute"): a typo keeps the first letter.
+      // A letter more or less at the start makes another word ("recompute", "precompute"): a typo keeps the first letter
+      // far more often than it drops it ("nstall").
       if (typed.length !== spelled.length && typed[0] !== spelled[0]) return false;
       const changed = typed.length < MIN_TYPO_LETTERS && typed.length === spelled.length ? [...typed].findIndex((letter, index) => letter !== spelled[index]) : -1;
       return terms(spelled).length > 0 && (changed === -1 || neighbouringKeys(typed[changed]!, spelled[changed]!));
@@ -553,7 +557,7 @@ export async function summarySections(
 /** Search hits for a message over a widget's sources (the 402 fallback): as search answers it, else as retrieval finds it. */
 export async function fallbackHits(db: Queryable, input: Omit<RetrievalInput, 'previousQuestions'>): Promise<Hit[]> {
   let hits: SectionHit[] = await searchSections(db, { organisationId: input.organisationId, sources: input.sources, query: input.question, limit: 10 });
-  if (hits.length === 0) hits = (await retrieveSections(db, { ...input, previousQuestions: [], limit: 10 })).sections.map(({ markdown: _markdown, ...hit }) => hit);
+  if (hits.length === 0) hits = (await retrieveSections(db, { ...input, previousQuestions: [], limit: 10, snippets: true })).sections.map(({ markdown: _markdown, ...hit }) => hit);
   return publicHits(hits);
 }
 

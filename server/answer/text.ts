@@ -15,7 +15,8 @@ const STOP_WORDS = new Set(
   our ours ourselves out over own same she should so some such than that the their theirs them themselves then there
   these they this those through to too under until up very was we were what when where which while who whom why will
   with would you your yours yourself yourselves also get got may might must shall us let lets i'm im ive dont doesnt
-  cant cannot wont isnt arent wasnt werent didnt hasnt havent hadnt shouldnt wouldnt couldnt mustnt neednt please tell explain know want need use using used way ways thing things something anything one
+  cant cannot wont isnt arent wasnt werent didnt hasnt havent hadnt shouldnt wouldnt couldnt mustnt neednt aint shant
+  please tell explain know want need use using used way ways thing things something anything one
   able like make made hi hello thanks thank happen happens happened happening work works mean means possible
   exactly actually really still anyone someone somebody question vs versus
   ok okay easiest easy best simplest correct proper properly recommended good useful purpose pick prefer
@@ -202,8 +203,11 @@ export function terms(text: string): string[] {
     let known = TERMS_OF_WORD.get(word);
     if (!known) {
       known = termsOfWord(word);
-      if (TERMS_OF_WORD.size >= MAX_WORDS_KEPT) TERMS_OF_WORD.clear();
-      TERMS_OF_WORD.set(word, known);
+      // Not a run of a script written without spaces, a whole sentence in Thai: those seldom come again.
+      if (word.length <= MAX_WORD_KEPT) {
+        if (TERMS_OF_WORD.size >= MAX_WORDS_KEPT) TERMS_OF_WORD.clear();
+        TERMS_OF_WORD.set(word, known);
+      }
     }
     for (const term of known) result.push(term);
   }
@@ -230,6 +234,8 @@ function termsOfWord(word: string): readonly string[] {
  */
 const TERMS_OF_WORD = new Map<string, readonly string[]>();
 const MAX_WORDS_KEPT = 100_000;
+/** The longest word kept there. */
+const MAX_WORD_KEPT = 32;
 
 /**
  * A question without its question words ("how do I", "what is", "is there a way to"), as

@@ -74,6 +74,8 @@ test('a call of a function named by a stop word ("now()", "any(iterable)") is co
   assert.equal(contentQuery('is there any way to get all rows now'), 'rows');
   assert.deepEqual(terms('What does now() return?'), terms('`now` ( ) → `timestamp`: what it returns').filter((term) => ['now_', 'return'].includes(term)));
   assert.deepEqual(terms('now, any and all'), []);
+  // Only those names: a call of another function that starts or ends like one is that function's.
+  assert.deepEqual(terms('company(x), anyhow(), offset (), payoff(n)'), terms('company anyhow offset payoff'));
   // In capitals it is the keyword of SQL, not a function.
   assert.ok(!contentQuery('WHERE id = ANY(ids)').includes('any()'));
   assert.ok(!terms('WHERE id = ANY(ids)').includes('any_'));
@@ -83,6 +85,7 @@ test('a stop word contracted ("don\'t", "isn\'t", "can\'t") asks no more than wr
   assert.deepEqual(askedAndTold("Why doesn't my query use the index?").asked, askedAndTold('Why does my query not use the index?').asked);
   assert.deepEqual(askedAndTold("How can I memoize a function so repeated calls don't recompute?").asked, askedAndTold('How can I memoize a function so repeated calls do not recompute?').asked);
   assert.deepEqual(terms("I don't, can't, won't; it isn't, wasn't, didn't, shouldn't"), []);
+  assert.deepEqual(terms('I don’t, can’t; it isn’t'), []);
   // Possessives and names keep their words.
   assert.deepEqual(terms("the user's file"), terms('user file'));
   assert.equal(terms("O'Reilly").length, 1);
