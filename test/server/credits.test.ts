@@ -81,6 +81,20 @@ describe('spending credits', () => {
     assert.deepEqual(streamedSummary.events.at(-1), { id: '2', event: 'done', data: { summarized: false, text: '', sources: [] } });
   });
 
+  test('at zero credits the hits a chat falls back to have snippets, also those only answer retrieval finds ("folder" for the page\'s "directory")', async () => {
+    const pushed = await server.request('POST', '/api/v1/acme/sources/docs/pages', {
+      token: 'ak_test_all',
+      body: { url: 'https://acme.test/docs/logs', title: 'Logs', content: '# Logs\n\nThe server writes its logs to the logs directory of its data directory.' },
+    });
+    assert.equal(pushed.status, 201, pushed.text);
+    await setCredits(0);
+    const { status, json } = await server.request('POST', CHAT, { token: 'ws_test_help', body: { message: 'Which folder?' } });
+    assert.equal(status, 402);
+    const hit = json.hits.find((candidate: { url: string }) => candidate.url === 'https://acme.test/docs/logs');
+    assert.ok(hit, JSON.stringify(json.hits));
+    assert.match(hit.snippet, /<mark>directory<\/mark>/);
+  });
+
   test('at zero credits nothing is stored: no conversation starts', async () => {
     await setCredits(0);
     const before = await server.db.query('SELECT id FROM conversations');
