@@ -328,16 +328,17 @@ function threesOf(words: string[]): string[][] {
  * short word with one letter of the pages' word changed in its place for one not next to it on
  * the keyboard ("tire", "time"), which is as likely another word ("How do I change a flat
  * tire?" is not about the time), while "fike" is "file" typed with a finger slipped; nor a
- * word with a letter more or less at its start ("recompute" for "precompute").
+ * word with a letter more or less before a prefix ("recompute" for "precompute"), though a first
+ * letter dropped off any other word is a typo ("nstall").
  */
 function typos(misspelt: Map<string, string>): Map<string, string> {
   const letters = (word: string) => [...word].sort().join('');
   return new Map(
     [...misspelt].filter(([typed, spelled]) => {
       if (letters(typed) === letters(spelled)) return true;
-      // A letter more or less at the start makes another word ("recompute", "precompute"): a typo keeps the first letter
-      // far more often than it drops it ("nstall").
-      if (typed.length !== spelled.length && typed[0] !== spelled[0]) return false;
+      // A letter more or less before a prefix makes another word ("recompute", "precompute"); a first letter dropped off
+      // anything else is a typo ("nstall", "pdate").
+      if (typed.length !== spelled.length && typed[0] !== spelled[0] && PREFIXED.test(typed.length < spelled.length ? typed : spelled)) return false;
       const changed = typed.length < MIN_TYPO_LETTERS && typed.length === spelled.length ? [...typed].findIndex((letter, index) => letter !== spelled[index]) : -1;
       return terms(spelled).length > 0 && (changed === -1 || neighbouringKeys(typed[changed]!, spelled[changed]!));
     }),
@@ -360,6 +361,9 @@ function neighbouringKeys(a: string, b: string): boolean {
   const [from, to] = [place(a), place(b)];
   return from !== undefined && to !== undefined && a !== b && Math.abs(from.row - to.row) <= 1 && Math.abs(from.column - to.column) <= 1;
 }
+
+/** A word that starts with an English prefix ("recompute", "unlink", "preload"): with a letter before it, it is often another word. */
+const PREFIXED = /^(?:re|un|in|im|de|dis|en|em|ex|pre|pro|non|sub|over|out|up|mis|co|inter|trans|auto|anti|multi)\p{L}{3}/u;
 
 /** A typo this long or longer is surely one; a shorter word may be another a letter away ("rice", "price"), unless it is a question word's. */
 const MIN_TYPO_LETTERS = 5;

@@ -128,13 +128,16 @@ test('a short word with one letter of a word of the pages changed for one not ne
   }
 });
 
-test('a word that is a word of the pages with a letter more or less at its start is another word, not a typo: "recompute" is not read as "precompute"', async () => {
+test('a word that is a word of the pages with a letter more or less before a prefix is another word, not a typo: "recompute" is not read as "precompute", "xport" is "export"', async () => {
   const { json } = await ask('How do I recompute the totals of a report?');
   assert.equal(json.text, NO_ANSWER.en, json.text);
   assert.deepEqual(json.sources, []);
   // A typo keeps the word's first letter.
   const typo = await ask('How do I precomute the totals of a report?');
   assert.match(typo.json.text, /^Precompute the totals of a report before exporting it/, typo.json.text);
+  // A first letter dropped off a word that starts with no prefix is a typo as well.
+  const dropped = await ask('How do I xport the totals of a report?');
+  assert.match(dropped.json.text, /^Precompute the totals of a report before exporting it/, dropped.json.text);
 });
 
 test('a word the pages never use is what the question is about: no page that lacks it answers, whatever else it shares', async () => {
