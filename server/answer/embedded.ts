@@ -140,7 +140,8 @@ const MAX_STEPS = 12;
 
 /** A block of a passage's markdown, in order. */
 type Block =
-  | { kind: 'prose'; text: string }
+  /** `sentences`: the paragraph's sentences as units read them. */
+  | { kind: 'prose'; text: string; sentences: string[] }
   | { kind: 'item'; text: string; ordered: boolean; list: number; indent: number; number?: number }
   /** `step`: the numbered list it belongs to, as the code shown under one of its steps. */
   | { kind: 'code'; markdown: string; step?: number };
@@ -169,6 +170,8 @@ interface Unit {
   block: number;
   /** Position within its passage (0 first). */
   position: number;
+  /** Its place among its block's sentences (0 for a list item). */
+  sentence: number;
   words: number;
   /**
    * The end of a sentence an example interrupted, where it goes on after the example ("The main differences between:
@@ -240,16 +243,11 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     if (block.kind === 'code') return false;
     // The first sentence after the example, past the end of one the example interrupted ("where your login name is shown")…
     const before = blocks[unit.block - 1];
-    if (before?.kind === 'code') {
-      if (!showsError(before.markdown)) return false;
-      const after = sentences(block.text).map(cleanInline);
-      return unit.text === (endsInterrupted(after[0] ?? '') ? after[1] : after[0]);
-    }
+    if (before?.kind === 'code') return showsError(before.markdown) && unit.sentence === (endsInterrupted(block.kind === 'prose' ? (block.sentences[0] ?? '') : unit.text) ? 1 : 0);
     // …or, when that end is a paragraph of its own ("because a repeatable read transaction cannot …"), the next paragraph's first.
     const code = blocks[unit.block - 2];
     if (before?.kind !== 'prose' || code?.kind !== 'code' || !showsError(code.markdown)) return false;
-    const interrupted = sentences(before.text);
-    return interrupted.length === 1 && endsInterrupted(interrupted[0]!) && unit.text === cleanInline(sentences(block.text)[0] ?? '');
+    return before.sentences.length === 1 && endsInterrupted(before.sentences[0]!) && unit.sentence === 0;
   };
   // Two of the question's words side by side ("DISTINCT ON", "UNION ALL") name one thing: a sentence saying them so is about it.
   const pairs = wordPairs(input.question);
@@ -492,10 +490,7 @@ interface Place {
 /** The sentences of a prose unit's paragraph, as units read them, and where the unit is among them. */
 function inParagraph(unit: Unit): Place | undefined {
   const block = unit.passage.blocks[unit.block];
-  if (block?.kind !== 'prose') return undefined;
-  const paragraph = sentences(block.text).map(cleanInline);
-  const at = paragraph.indexOf(unit.text);
-  return at === -1 ? undefined : { paragraph, at };
+  return block?.kind === 'prose' ? { paragraph: block.sentences, at: unit.sentence } : undefined;
 }
 
 /**
@@ -719,6 +714,9 @@ function questionParts(question: string): string[] {
     .filter((part) => terms(part).length > 0);
 }
 
+/** A block of prose, its sentences read once. */
+const prose = (text: string): Block => ({ kind: 'prose', text, sentences: sentences(text).map(cleanInline) });
+
 /** A passage's markdown (or its plain text when no markdown was kept) as blocks. */
 function readPassage(section: GroundingSection, rank: number): Passage {
   const lines = (section.markdown || section.text).split('\n');
@@ -729,7 +727,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
   /** The header cells of the table being read. */
   let header: string[] | undefined;
   const flush = () => {
-    if (paragraph.length > 0) blocks.push({ kind: 'prose', text: paragraph.join(' ') });
+    if (paragraph.length > 0) blocks.push(prose(paragraph.join(' ')));
     paragraph = [];
   };
   for (let index = 0; index < lines.length; index++) {
@@ -759,7 +757,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       // A table's row (a function and what it does, a setting and its meaning) answers like a paragraph.
       flush();
       list = undefined;
-      if (row) blocks.push({ kind: 'prose', text: row });
+      if (row) blocks.push(prose(row));
       continue;
     }
     header = undefined;
@@ -853,8 +851,7 @@ function unitsOf(passage: Passage): Unit[] {
   const units: Unit[] = [];
   passage.blocks.forEach((block, index) => {
     if (block.kind === 'code') return;
-    for (const [at, sentence] of (block.kind === 'item' ? [block.text] : sentences(block.text)).entries()) {
-      const text = cleanInline(sentence);
+    for (const [at, text] of (block.kind === 'item' ? [cleanInline(block.text)] : block.sentences).entries()) {
       const count = wordCount(text);
       if (count < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
       // A short line that ends no sentence ("Source code: Lib/json/__init__.py") is a label, not an answer; a name and
@@ -863,7 +860,7 @@ function unitsOf(passage: Passage): Unit[] {
       if (listsNames(text)) continue;
       const plain = plainInline(text);
       const endOfInterrupted = block.kind === 'prose' && at === 0 && passage.blocks[index - 1]?.kind === 'code' && endsInterrupted(text) && isStopWord(words(text)[0] ?? '');
-      units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, words: count, endOfInterrupted });
+      units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, sentence: at, words: count, endOfInterrupted });
     }
   });
   return units;
