@@ -153,7 +153,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // used by a query operation (such as a sort or hash table) before writing to temporary disk files" for "which setting
   // controls how much memory a sort or hash can use before it spills to temp files on disk?"): its rarest words are asked
   // three at a time, in the question's order (of four words, they are the questions without one of them, asked above).
-  if (contentWords.length > 4) for (const three of threesOf(await rarestWords(db, input.organisationId, contentWords, RAREST_WORDS))) await ask({ text: three.join(' '), weight: 0.15, limit: PER_QUERY / 2 });
+  const vocabulary = vocabularyOf(db, input.organisationId);
+  if (contentWords.length > 4) for (const three of threesOf(await rarestWords(vocabulary, contentWords, RAREST_WORDS))) await ask({ text: three.join(' '), weight: 0.15, limit: PER_QUERY / 2 });
   // A long question told in several clauses ("my worker prints show up late in the docker logs when there is no
   // terminal. how do I make the output unbuffered?") is also asked clause by clause: the whole may find only what
   // the circumstances told first are about.
@@ -300,15 +301,30 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   }
   // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
   // question is about, so only a passage that holds it answers it; none does, so nothing of the pages is quoted.
-  const unused = await wordsNeverUsed(db, input, { text: input.question, words: contentWords, misspelt: first.misspelt });
+  const unused = await wordsNeverUsed(db, input, { text: input.question, words: contentWords, misspelt: first.misspelt, vocabulary });
   if (unused.length > 0) return { sections: ranked.filter((hit) => holdsAll(hit, unused)).slice(0, limit), question };
   return { sections: ranked.slice(0, limit), question };
 }
 
+/** How many pages use each of some words (those some page uses): `vocabularyPages`, each word read once however often asked. */
+type Vocabulary = (words: string[]) => Promise<Map<string, number>>;
+
+function vocabularyOf(db: Queryable, organisationId: string): Vocabulary {
+  const read = new Map<string, number | undefined>();
+  return async (words) => {
+    const unread = [...new Set(words)].filter((word) => !read.has(word));
+    if (unread.length > 0) {
+      const pages = await vocabularyPages(db, organisationId, unread);
+      for (const word of unread) read.set(word, pages.get(word));
+    }
+    return new Map(words.flatMap((word) => (read.get(word) === undefined ? [] : [[word, read.get(word)!] as const])));
+  };
+}
+
 /** Up to `count` of the words that the fewest pages use, content words only (a keyword in capitals, `HAVING`, is one), as given and in their order. */
-async function rarestWords(db: Queryable, organisationId: string, given: string[], count: number): Promise<string[]> {
+async function rarestWords(vocabulary: Vocabulary, given: string[], count: number): Promise<string[]> {
   const words = [...new Set(given)].filter((word) => terms(word).length > 0);
-  const pages = await vocabularyPages(db, organisationId, [...new Set(words.map((word) => word.toLowerCase()))]);
+  const pages = await vocabulary(words.map((word) => word.toLowerCase()));
   const used = (word: string) => pages.get(word.toLowerCase());
   const rarest = new Set(words.filter((word) => used(word) !== undefined).sort((a, b) => used(a)! - used(b)!).slice(0, count));
   return words.filter((word) => rarest.has(word));
@@ -385,12 +401,12 @@ function namesIn(text: string): Set<string> {
  * sources uses in any form, when the rest of it is in their words: not likely typos of words they use
  * (`misspelt`), nor a name in `text` ("my Shopify store", the visitor's own tools), nor most of
  * the question (one asked in another language), nor the word still being typed (`typing`) when
- * it is the start of one they use.
+ * it is the start of one they use. `vocabulary`: the question's, when some of its words were read already.
  */
 async function wordsNeverUsed(
   db: Queryable,
   input: { organisationId: string; sources: string[] },
-  { text, words, misspelt, typing }: { text: string; words: string[]; misspelt: Map<string, string>; typing?: string },
+  { text, words, misspelt, typing, vocabulary = vocabularyOf(db, input.organisationId) }: { text: string; words: string[]; misspelt: Map<string, string>; typing?: string; vocabulary?: Vocabulary },
 ): Promise<string[]> {
   const typo = typos(misspelt);
   const surelyTypo = (word: string) => typo.has(word) && (word.length >= MIN_TYPO_LETTERS || terms(typo.get(word)!).length === 0);
@@ -399,7 +415,7 @@ async function wordsNeverUsed(
   if (plain.length < 2) return [];
   const [stats] = await db.query<{ pages: number }>('SELECT coalesce(sum(pages), 0) AS pages FROM search_stats WHERE organisation_id = $1 AND source_id = ANY($2::text[])', [input.organisationId, input.sources]);
   if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];
-  const known = await vocabularyPages(db, input.organisationId, plain);
+  const known = await vocabulary(plain);
   // A word the pages use in another form ("sit" where they write "sits" or "sitting") is one they use.
   const unused: string[] = [];
   for (const word of plain.filter((word) => !known.has(word))) if (!(await usedInAnotherForm(db, input.organisationId, word))) unused.push(word);
