@@ -243,7 +243,10 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     if (block.kind === 'code') return false;
     // The first sentence after the example, past the end of one the example interrupted ("where your login name is shown")…
     const before = blocks[unit.block - 1];
-    if (before?.kind === 'code') return showsError(before.markdown) && unit.sentence === (endsInterrupted(block.kind === 'prose' ? (block.sentences[0] ?? '') : unit.text) ? 1 : 0);
+    if (before?.kind === 'code') {
+      const opening = block.kind === 'prose' ? (block.sentences[0] ?? '') : unit.text;
+      return showsError(before.markdown) && unit.sentence === (endsInterrupted(opening) ? 1 : 0);
+    }
     // …or, when that end is a paragraph of its own ("because a repeatable read transaction cannot …"), the next paragraph's first.
     const code = blocks[unit.block - 2];
     if (before?.kind !== 'prose' || code?.kind !== 'code' || !showsError(code.markdown)) return false;
@@ -545,7 +548,7 @@ function quote(
   if (block.kind === 'item' && block.ordered) {
     // A step answers as the whole procedure, introduced by the sentence before it when there is one.
     const before = blocks.slice(0, unit.block).reverse().find((other) => (other.kind !== 'item' || other.list !== block.list) && (other.kind !== 'code' || other.step !== block.list));
-    if (before?.kind === 'prose') lead = cleanInline(sentences(before.text).at(-1)!);
+    if (before?.kind === 'prose') lead = before.sentences.at(-1)!;
     example = listOf(blocks, block.list);
     steps = true;
   } else {

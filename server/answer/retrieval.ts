@@ -309,6 +309,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
 /** How many pages use each of some words (those some page uses): `vocabularyPages`, each word read once however often asked. */
 type Vocabulary = (words: string[]) => Promise<Map<string, number>>;
 
+/** The vocabulary of one question's words, for its retrieval. */
 function vocabularyOf(db: Queryable, organisationId: string): Vocabulary {
   const read = new Map<string, number | undefined>();
   return async (words) => {
@@ -317,7 +318,12 @@ function vocabularyOf(db: Queryable, organisationId: string): Vocabulary {
       const pages = await vocabularyPages(db, organisationId, unread);
       for (const word of unread) read.set(word, pages.get(word));
     }
-    return new Map(words.flatMap((word) => (read.get(word) === undefined ? [] : [[word, read.get(word)!] as const])));
+    return new Map(
+      words.flatMap((word) => {
+        const pages = read.get(word);
+        return pages === undefined ? [] : [[word, pages] as const];
+      }),
+    );
   };
 }
 
@@ -344,17 +350,18 @@ function threesOf(words: string[]): string[][] {
  * short word with one letter of the pages' word changed in its place for one not next to it on
  * the keyboard ("tire", "time"), which is as likely another word ("How do I change a flat
  * tire?" is not about the time), while "fike" is "file" typed with a finger slipped; nor a
- * word with a letter more or less before a prefix ("recompute" for "precompute"), though a first
- * letter dropped off any other word is a typo ("nstall").
+ * word with a letter more at its start ("await" for "wait"), nor one with its first letter
+ * dropped that is short ("sync" for "async") or starts with a prefix ("recompute" for
+ * "precompute"), though a first letter dropped off any other word is a typo ("nstall").
  */
 function typos(misspelt: Map<string, string>): Map<string, string> {
   const letters = (word: string) => [...word].sort().join('');
   return new Map(
     [...misspelt].filter(([typed, spelled]) => {
       if (letters(typed) === letters(spelled)) return true;
-      // A letter more or less before a prefix makes another word ("recompute", "precompute"); a first letter dropped off
-      // anything else is a typo ("nstall", "pdate").
-      if (typed.length !== spelled.length && typed[0] !== spelled[0] && PREFIXED.test(typed.length < spelled.length ? typed : spelled)) return false;
+      // A letter more at the start makes another word ("await", "wait"), and so does one less from a short word ("sync",
+      // "async") or before a prefix ("recompute", "precompute"); a first letter dropped off anything else is a typo ("nstall").
+      if (typed.length !== spelled.length && typed[0] !== spelled[0] && (typed.length > spelled.length || typed.length < MIN_TYPO_LETTERS || PREFIXED.test(typed))) return false;
       const changed = typed.length < MIN_TYPO_LETTERS && typed.length === spelled.length ? [...typed].findIndex((letter, index) => letter !== spelled[index]) : -1;
       return terms(spelled).length > 0 && (changed === -1 || neighbouringKeys(typed[changed]!, spelled[changed]!));
     }),
@@ -379,7 +386,7 @@ function neighbouringKeys(a: string, b: string): boolean {
 }
 
 /** A word that starts with an English prefix ("recompute", "unlink", "preload"): with a letter before it, it is often another word. */
-const PREFIXED = /^(?:re|un|in|im|de|dis|en|em|ex|pre|pro|non|sub|over|out|up|mis|co|inter|trans|auto|anti|multi)\p{L}{3}/u;
+const PREFIXED = /^(?:re|un|in|im|de|dis|en|em|ex|pre|pro|non|sub|over|out|up|mis|co|inter|trans|auto|anti|multi)\p{L}{4,}/u;
 
 /** A typo this long or longer is surely one; a shorter word may be another a letter away ("rice", "price"), unless it is a question word's. */
 const MIN_TYPO_LETTERS = 5;
