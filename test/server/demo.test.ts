@@ -224,3 +224,46 @@ describe('the demo routes', () => {
     assert.equal((await get('/demo/docs/%2E%2E/demo/fixture.json')).status, 404);
   });
 });
+
+describe('the demo as shipped, on the project docs', () => {
+  let server: TestServer;
+  before(async () => {
+    const fixture = JSON.parse(readFileSync(join(projectRoot(), 'demo', 'fixture.json'), 'utf8'));
+    fixture.organisations[0].sources[0].folder = join(projectRoot(), 'docs');
+    server = await startTestServer({ fixture });
+  });
+  after(() => server.stop());
+
+  const ask = (widget: string, message: string) =>
+    server.request('POST', `/api/v1/demo/widgets/${widget}/${widget === 'help' ? 'chat' : 'summarize'}`, {
+      token: `ws_demo_${widget}_local`,
+      body: widget === 'help' ? { message } : { query: message },
+    });
+
+  test("the demo's suggested questions are answered from the section about them", async () => {
+    const answeredFrom: Record<string, string> = {
+      'How do I embed the chat widget?': 'embedding#the-chat-assistant',
+      'How do I sign a visitor id?': 'identity',
+      'How do I change the accent colour?': 'theming#light-dark-and-accent-colours',
+      'Which languages are supported?': 'embedding#language',
+    };
+    const fixture = JSON.parse(readFileSync(join(projectRoot(), 'demo', 'fixture.json'), 'utf8'));
+    for (const widget of fixture.organisations[0].widgets as { id: string; config: { suggestions: string[] } }[])
+      for (const suggestion of widget.config.suggestions) {
+        assert.ok(suggestion in answeredFrom, `a section to answer the suggestion "${suggestion}"`);
+        const { status, json } = await ask(widget.id, suggestion);
+        assert.equal(status, 200);
+        assert.equal(json.sources[0]?.url, `http://localhost:8787/demo/docs/${answeredFrom[suggestion]}`, `${suggestion}\n${json.text}`);
+      }
+  });
+
+  test('"How do I sign a visitor id in Python?" is answered from the Python section, with its snippet as a code block', async () => {
+    const { status, json } = await ask('help', 'How do I sign a visitor id in Python?');
+    assert.equal(status, 200);
+    const snippet = readFileSync(join(projectRoot(), 'docs', 'snippets', 'sign.py'), 'utf8');
+    assert.ok(json.text.includes('```python\n' + snippet + '```'), `the snippet byte for byte in:\n${json.text}`);
+    assert.match(json.text, /^To sign a visitor id in Python, call `sign_visitor_id`/);
+    assert.doesNotMatch(json.text, /```js|Assist\.chat\(/, 'not the page opening’s JavaScript');
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['http://localhost:8787/demo/docs/identity#python']);
+  });
+});
