@@ -257,6 +257,18 @@ describe('the demo as shipped, on the project docs', () => {
       }
   });
 
+  test('what a new user asks first is answered from the section that says it', async () => {
+    for (const [question, section] of [
+      ['How do I install the server?', 'server#installing-the-server-package'],
+      ['How do I add my own docs?', 'server#adding-content'],
+      ['How do I embed the search widget?', 'embedding#the-search'],
+      ['How do I sign a visitor id in Go?', 'identity#go'],
+    ]) {
+      const { json } = await ask('help', question!);
+      assert.equal(json.sources[0]?.url, `http://localhost:8787/demo/docs/${section}`, `${question}\n${json.text}`);
+    }
+  });
+
   test('"How do I sign a visitor id in Python?" is answered from the Python section, with its snippet as a code block', async () => {
     const { status, json } = await ask('help', 'How do I sign a visitor id in Python?');
     assert.equal(status, 200);
