@@ -280,6 +280,8 @@ export async function searchHeadings(db: Queryable, params: { organisationId: st
               SELECT CASE WHEN name ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || name || '''')::tsquery ELSE plainto_tsquery(c.config::regconfig, name) END
                 FROM unnest($3::text[]) AS name,
                      (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c))
+      -- In the pages' order, not as they were stored: entries that rank alike come in the same order on every deployment.
+      ORDER BY s.url COLLATE "C", s.position
       LIMIT ${HEADED_CANDIDATES}`,
     [params.organisationId, params.sources, names],
   );

@@ -10,7 +10,7 @@ import { baseFixture, freshPostgresDatabase, onPostgres, startTestServer, type T
 import { openDb } from '../../server/store/db.js';
 import { migrate } from '../../server/store/migrate.js';
 import { applyFixture } from '../../server/store/fixture.js';
-import { searchSections } from '../../server/search/search.js';
+import { searchHeadings, searchSections } from '../../server/search/search.js';
 
 /** More pages mention "ledger" than a search ranks (BODY_CANDIDATES in server/search/search.ts), none in a heading. */
 const PAGE_COUNT = 120;
@@ -69,5 +69,32 @@ describe('stable results', () => {
       await db.close();
       await database?.drop();
     }
+  });
+});
+
+describe('entries found by their heading', () => {
+  /** Pages whose entries rank alike (the same heading, as long), stored in the order given. */
+  const entryPages = (urls: string[]) => {
+    const fixture = baseFixture();
+    const docs = fixture.organisations[0]!.sources.find((source) => source.id === 'docs')!;
+    for (const url of urls) docs.pages.push({ url, title: `Stream ${url.at(-1)}`, content: `# Stream ${url.at(-1)}\n\n## close()\n\nCloses the stream.` });
+    return fixture;
+  };
+
+  test('come in the same order whatever order their pages were pushed in', async () => {
+    const urls = ['https://acme.test/api/stream-a', 'https://acme.test/api/stream-b', 'https://acme.test/api/stream-c'];
+    const orders = [urls, [...urls].reverse()];
+    const found: string[][] = [];
+    for (const order of orders) {
+      const server = await startTestServer({ fixture: entryPages(order) });
+      try {
+        const hits = await searchHeadings(server.db, { organisationId: 'acme', sources: ['docs'], names: ['close()'], limit: 5 });
+        found.push(hits.map((hit) => hit.url.replace(/#.*$/, '')));
+      } finally {
+        await server.stop();
+      }
+    }
+    assert.deepEqual(found[0], urls);
+    assert.deepEqual(found[1], found[0]);
   });
 });
