@@ -20,7 +20,7 @@
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { completesWord, pageHeadings, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type SectionHit } from '../search/search.js';
+import { completesWord, pageHeadings, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
@@ -153,7 +153,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // used by a query operation (such as a sort or hash table) before writing to temporary disk files" for "which setting
   // controls how much memory a sort or hash can use before it spills to temp files on disk?"): its rarest words are asked
   // three at a time, in the question's order (of four words, they are the questions without one of them, asked above).
-  const vocabulary = vocabularyOf(db, input.organisationId);
+  const vocabulary = vocabularyOf(db, input);
   if (contentWords.length > 4) for (const three of threesOf(await rarestWords(vocabulary, contentWords, RAREST_WORDS))) await ask({ text: three.join(' '), weight: 0.15, limit: PER_QUERY / 2 });
   // A long question told in several clauses ("my worker prints show up late in the docker logs when there is no
   // terminal. how do I make the output unbuffered?") is also asked clause by clause: the whole may find only what
@@ -310,12 +310,12 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
 type Vocabulary = (words: string[]) => Promise<Map<string, number>>;
 
 /** The vocabulary of one question's words, for its retrieval. */
-function vocabularyOf(db: Queryable, organisationId: string): Vocabulary {
+function vocabularyOf(db: Queryable, searched: PagesSearched): Vocabulary {
   const read = new Map<string, number | undefined>();
   return async (words) => {
     const unread = [...new Set(words)].filter((word) => !read.has(word));
     if (unread.length > 0) {
-      const pages = await vocabularyPages(db, organisationId, unread);
+      const pages = await vocabularyPages(db, searched, unread);
       for (const word of unread) read.set(word, pages.get(word));
     }
     return new Map(
@@ -412,8 +412,8 @@ function namesIn(text: string): Set<string> {
  */
 async function wordsNeverUsed(
   db: Queryable,
-  input: { organisationId: string; sources: string[] },
-  { text, words, misspelt, typing, vocabulary = vocabularyOf(db, input.organisationId) }: { text: string; words: string[]; misspelt: Map<string, string>; typing?: string; vocabulary?: Vocabulary },
+  input: PagesSearched,
+  { text, words, misspelt, typing, vocabulary = vocabularyOf(db, input) }: { text: string; words: string[]; misspelt: Map<string, string>; typing?: string; vocabulary?: Vocabulary },
 ): Promise<string[]> {
   const typo = typos(misspelt);
   const surelyTypo = (word: string) => typo.has(word) && (word.length >= MIN_TYPO_LETTERS || terms(typo.get(word)!).length === 0);
@@ -425,9 +425,9 @@ async function wordsNeverUsed(
   const known = await vocabulary(plain);
   // A word the pages use in another form ("sit" where they write "sits" or "sitting") is one they use.
   const unused: string[] = [];
-  for (const word of plain.filter((word) => !known.has(word))) if (!(await usedInAnotherForm(db, input.organisationId, word))) unused.push(word);
+  for (const word of plain.filter((word) => !known.has(word))) if (!(await usedInAnotherForm(db, input, word))) unused.push(word);
   if (unused.length >= known.size) return [];
-  const complete = typing === undefined || !unused.includes(typing) || !(await completesWord(db, input.organisationId, typing));
+  const complete = typing === undefined || !unused.includes(typing) || !(await completesWord(db, input, typing));
   return unused.filter((word) => complete || word !== typing).map((word) => terms(word)[0]!);
 }
 
@@ -435,11 +435,11 @@ async function wordsNeverUsed(
 const FORMS_LOOKED_AT = 50;
 
 /** Whether the pages use another form of `word` (one stemmed alike: "sits", "sitting" for "sit"). */
-async function usedInAnotherForm(db: Queryable, organisationId: string, word: string): Promise<boolean> {
+async function usedInAnotherForm(db: Queryable, searched: PagesSearched, word: string): Promise<boolean> {
   const stemmed = stem(word);
   // Forms start with the stem, but for a stem ending in a changed letter ("query", "queries").
   const prefix = stemmed.slice(0, Math.max(3, stemmed.length - 1));
-  return (await wordsStartingWith(db, organisationId, prefix, FORMS_LOOKED_AT)).some((form) => form !== word && stem(form) === stemmed);
+  return (await wordsStartingWith(db, searched, prefix, FORMS_LOOKED_AT)).some((form) => form !== word && stem(form) === stemmed);
 }
 
 function holdsAll(hit: SectionHit, wanted: string[]): boolean {

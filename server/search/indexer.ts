@@ -37,6 +37,7 @@ export async function indexPage(tx: Queryable, page: IndexablePage): Promise<voi
 
 interface SectionText {
   organisationId: string;
+  sourceId: string;
   pageId: string;
   title: string;
   path: string;
@@ -107,18 +108,18 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
       columns.pathIdentifiers.push(identifierVector(section.path));
       columns.leadIdentifiers.push(identifierVector(lead));
       columns.restIdentifiers.push(identifierVector(rest));
-      added.push({ organisationId: page.organisationId, pageId: page.id, title, path: section.path, text: section.text });
+      added.push({ organisationId: page.organisationId, sourceId: page.sourceId, pageId: page.id, title, path: section.path, text: section.text });
     }
   }
 
   const replaced = await tx.query<SectionText>(
-    `WITH gone AS (DELETE FROM search_sections WHERE page_id = ANY($1::text[]) RETURNING id, organisation_id, page_id, title, path)
-     SELECT gone.organisation_id AS "organisationId", gone.page_id AS "pageId", gone.title, gone.path, texts.text
+    `WITH gone AS (DELETE FROM search_sections WHERE page_id = ANY($1::text[]) RETURNING id, organisation_id, source_id, page_id, title, path)
+     SELECT gone.organisation_id AS "organisationId", gone.source_id AS "sourceId", gone.page_id AS "pageId", gone.title, gone.path, texts.text
        FROM gone JOIN search_section_texts texts ON texts.id = gone.id`,
     [pages.map((page) => page.id)],
   );
   const parked = await tx.query<SectionText>(
-    `DELETE FROM search_removed_sections RETURNING organisation_id AS "organisationId", page_id AS "pageId", title, path, text`,
+    `DELETE FROM search_removed_sections RETURNING organisation_id AS "organisationId", source_id AS "sourceId", page_id AS "pageId", title, path, text`,
   );
   await tx.query(
     `INSERT INTO search_sections (id, page_id, organisation_id, source_id, position, url, title, path, heading, document)
@@ -160,45 +161,70 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
  * PostgreSQL lock the rows of shared words in the same order and cannot deadlock.
  */
 async function updateVocabulary(tx: Queryable, added: SectionText[], removed: SectionText[]): Promise<void> {
-  const delta = new Map<string, { organisationId: string; word: string; pages: number }>();
+  const delta = new Map<string, { organisationId: string; sourceId: string; word: string; pages: number }>();
   const count = (sections: SectionText[], sign: 1 | -1) => {
-    for (const [key, words] of wordsByPage(sections)) {
-      const organisationId = key.slice(0, key.indexOf('\n'));
+    for (const { organisationId, sourceId, words } of wordsByPage(sections))
       for (const word of words) {
-        const entryKey = `${organisationId}\n${word}`;
-        const entry = delta.get(entryKey) ?? { organisationId, word, pages: 0 };
+        const entryKey = `${organisationId}\n${sourceId}\n${word}`;
+        const entry = delta.get(entryKey) ?? { organisationId, sourceId, word, pages: 0 };
         entry.pages += sign;
         delta.set(entryKey, entry);
       }
-    }
   };
   count(added, 1);
   count(removed, -1);
   const changes = [...delta.values()].filter((entry) => entry.pages !== 0);
   if (changes.length === 0) return;
   await tx.query(
-    `INSERT INTO search_vocabulary (organisation_id, word, pages)
-     SELECT change.organisation_id, change.word, change.pages
-       FROM unnest($1::text[], $2::text[], $3::int[]) AS change(organisation_id, word, pages)
+    `INSERT INTO search_vocabulary (organisation_id, source_id, word, pages)
+     SELECT change.organisation_id, change.source_id, change.word, change.pages
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS change(organisation_id, source_id, word, pages)
        -- Parked sections may belong to an organisation deleted since.
        JOIN organisations ON organisations.id = change.organisation_id
-      ORDER BY change.organisation_id, change.word
-     ON CONFLICT (word, organisation_id) DO UPDATE SET pages = search_vocabulary.pages + excluded.pages`,
-    [changes.map((entry) => entry.organisationId), changes.map((entry) => entry.word), changes.map((entry) => entry.pages)],
+      ORDER BY change.word COLLATE "C", change.organisation_id COLLATE "C", change.source_id COLLATE "C"
+     ON CONFLICT (word, organisation_id, source_id) DO UPDATE SET pages = search_vocabulary.pages + excluded.pages`,
+    [changes.map((entry) => entry.organisationId), changes.map((entry) => entry.sourceId), changes.map((entry) => entry.word), changes.map((entry) => entry.pages)],
   );
 }
 
-function wordsByPage(sections: SectionText[]): Map<string, Set<string>> {
-  const pages = new Map<string, Set<string>>();
+/** The words of each page's sections, one entry per page. */
+function wordsByPage(sections: SectionText[]): { organisationId: string; sourceId: string; words: Set<string> }[] {
+  const pages = new Map<string, { organisationId: string; sourceId: string; words: Set<string> }>();
   for (const section of sections) {
     const key = `${section.organisationId}\n${section.pageId}`;
-    const words = pages.get(key) ?? new Set<string>();
-    vocabularyWords(section.title, words);
-    vocabularyWords(section.path, words);
-    vocabularyWords(section.text, words);
-    pages.set(key, words);
+    const page = pages.get(key) ?? { organisationId: section.organisationId, sourceId: section.sourceId, words: new Set<string>() };
+    vocabularyWords(section.title, page.words);
+    vocabularyWords(section.path, page.words);
+    vocabularyWords(section.text, page.words);
+    pages.set(key, page);
   }
-  return pages;
+  return [...pages.values()];
+}
+
+/** Pages read at a time by recountVocabulary: their sections' texts are held in memory together. */
+const RECOUNT_BATCH = 500;
+
+/**
+ * Counts the vocabulary anew from the sections stored, into an empty `search_vocabulary`:
+ * the step of migration 013, which keeps the counts per source (the words are split here,
+ * in TypeScript, as every index write splits them).
+ */
+export async function recountVocabulary(tx: Queryable): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const pages = await tx.query<{ id: string; seq: number }>('SELECT id, seq FROM pages WHERE seq > $1 ORDER BY seq LIMIT $2', [after, RECOUNT_BATCH]);
+    if (pages.length === 0) return;
+    after = Number(pages.at(-1)!.seq);
+    const pageIds = pages.map((page) => page.id);
+    const sections = await tx.query<SectionText>(
+      `SELECT sections.organisation_id AS "organisationId", sections.source_id AS "sourceId", sections.page_id AS "pageId",
+              sections.title, sections.path, texts.text
+         FROM search_sections sections JOIN search_section_texts texts ON texts.id = sections.id
+        WHERE sections.page_id = ANY($1::text[])`,
+      [pageIds],
+    );
+    await updateVocabulary(tx, sections, []);
+  }
 }
 
 /** The page's url pointing at the section's heading; the intro links to the page itself. */

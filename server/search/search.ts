@@ -9,7 +9,7 @@
  * - Each word of the query (query.ts) matches through its stems in every text-search
  *   configuration the sources use; the last word, still being typed, as a prefix, and
  *   through the commonest words of the pages it begins; a word missing from the
- *   organisation's vocabulary (or much rarer than a neighbour) also through its nearest
+ *   vocabulary of the sources searched (or much rarer than a neighbour) also through its nearest
  *   spellings: one edit for 4+ letters, two for 8+, a swap of two letters counting one.
  * - An identifier (`pg_hba.conf`, `__init__`, `os.path.join`) matches the identifier as
  *   written, which the indexer keeps whole beside the parser's words (language.ts).
@@ -102,7 +102,7 @@ export async function searchSections(db: Queryable, params: SearchParams): Promi
 
 /**
  * Hits, and the words of the query (plain, or the last one being typed when it completes none)
- * that the organisation's pages use (`known`) and never use (`unknown`), the ones the search
+ * that the pages searched use (`known`) and never use (`unknown`), the ones the search
  * read as another (`misspelt`: "decorater" → "decorator") with that spelling:
  * of its corrections one edit away (a swap of two neighbouring letters counting one), the one
  * the most hits hold, then the commonest. A rare word the pages do use is not among them, though the search also matched its
@@ -125,7 +125,7 @@ export async function searchSectionsSpelled(
     .filter((chunk, index) => chunk.kind === 'plain' || (chunk.kind === 'prefix' && corrected.some((group) => group.group === index + 1)))
     .map((chunk) => chunk.text)
     .filter(isVocabularyWord);
-  const pages = await vocabularyPages(db, params.organisationId, [...typed, ...corrected.flatMap((group) => group.corrections)]);
+  const pages = await vocabularyPages(db, params, [...typed, ...corrected.flatMap((group) => group.corrections)]);
   // "vacuum freze": of corrections equally near, the one the hits hold ("freeze" beside "vacuum", not the commoner "free"),
   // those holding every word of the query when there are any: the others may hold the correction alone.
   const hitWords = hits.slice(0, complete || hits.length).map((hit) => vocabularyWords(`${hit.title} ${hit.section ?? ''} ${hit.text}`));
@@ -141,26 +141,39 @@ export async function searchSectionsSpelled(
   return { hits, known: typed.filter((word) => pages.has(word)), unknown: typed.filter((word) => !pages.has(word)), misspelt, typing };
 }
 
-/** How many of the organisation's pages use each of these words, for those that some page uses. */
-export async function vocabularyPages(db: Queryable, organisationId: string, words: string[]): Promise<Map<string, number>> {
-  const rows = await db.query<{ word: string; pages: number }>('SELECT word, pages FROM search_vocabulary WHERE organisation_id = $1 AND word = ANY($2::text[]) AND pages > 0', [organisationId, words]);
+/** The pages a vocabulary lookup counts: those of some sources of an organisation (a widget's). */
+export interface PagesSearched {
+  organisationId: string;
+  sources: string[];
+}
+
+/** How many of the pages searched use each of these words, for those that some page uses. */
+export async function vocabularyPages(db: Queryable, { organisationId, sources }: PagesSearched, words: string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ word: string; pages: number }>(
+    `SELECT word, sum(pages) AS pages FROM search_vocabulary
+      WHERE word = ANY($3::text[]) AND organisation_id = $1 AND source_id = ANY($2::text[]) AND pages > 0 GROUP BY word`,
+    [organisationId, sources, words],
+  );
   return new Map(rows.map((row) => [row.word, Number(row.pages)]));
 }
 
-/** Whether a word some page uses starts with this one: the last word of a query, still being typed ("fauc"). */
-export async function completesWord(db: Queryable, organisationId: string, prefix: string): Promise<boolean> {
+/** Whether a word some page searched uses starts with this one: the last word of a query, still being typed ("fauc"). */
+export async function completesWord(db: Queryable, { organisationId, sources }: PagesSearched, prefix: string): Promise<boolean> {
   const [row] = await db.query<{ found: boolean }>(
-    'SELECT EXISTS (SELECT FROM search_vocabulary WHERE organisation_id = $1 AND pages > 0 AND word > $2 AND word < $2 || chr(1114111)) AS found',
-    [organisationId, prefix],
+    `SELECT EXISTS (SELECT FROM search_vocabulary
+                     WHERE word > $3 AND word < $3 || chr(1114111) AND organisation_id = $1 AND source_id = ANY($2::text[]) AND pages > 0) AS found`,
+    [organisationId, sources, prefix],
   );
   return row?.found === true;
 }
 
-/** Up to `limit` words some page uses that start with `prefix`, commonest first: the forms a word takes in the pages ("sits", "sitting"). */
-export async function wordsStartingWith(db: Queryable, organisationId: string, prefix: string, limit: number): Promise<string[]> {
+/** Up to `limit` words the pages searched use that start with `prefix`, commonest first: the forms a word takes in the pages ("sits", "sitting"). */
+export async function wordsStartingWith(db: Queryable, { organisationId, sources }: PagesSearched, prefix: string, limit: number): Promise<string[]> {
   const rows = await db.query<{ word: string }>(
-    'SELECT word FROM search_vocabulary WHERE organisation_id = $1 AND pages > 0 AND word >= $2 AND word < $2 || chr(1114111) ORDER BY pages DESC, word LIMIT $3',
-    [organisationId, prefix, limit],
+    `SELECT word FROM search_vocabulary
+      WHERE word >= $3 AND word < $3 || chr(1114111) AND organisation_id = $1 AND source_id = ANY($2::text[]) AND pages > 0
+      GROUP BY word ORDER BY sum(pages) DESC, word LIMIT $4`,
+    [organisationId, sources, prefix, limit],
   );
   return rows.map((row) => row.word);
 }

@@ -1,14 +1,24 @@
 /**
  * Versioned migrations, applied in order at start. Each file in `migrations/` is named
- * `NNN_name.sql`; a version once applied is never applied again. An advisory lock keeps
- * two server processes starting on one PostgreSQL from applying the same version twice.
+ * `NNN_name.sql`, a few with a step in TypeScript besides (STEPS); a version once applied is
+ * never applied again. An advisory lock keeps two server processes starting on one
+ * PostgreSQL from applying the same version twice.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
+import { recountVocabulary } from '../search/indexer.js';
 
 const MIGRATION_LOCK = 74_151_001;
+
+/**
+ * What a migration needs done after its SQL that SQL cannot do, in the same transaction:
+ * 013 keeps the vocabulary per source, whose words only the indexer can split.
+ */
+const STEPS: Record<number, (tx: Queryable) => Promise<void>> = {
+  13: recountVocabulary,
+};
 
 export function migrationsDir(): string {
   // Works from server/store (tsx) and from dist/node/server/store (compiled): both keep the .sql files beside.
@@ -34,6 +44,7 @@ export async function migrate(db: Db, last = Infinity): Promise<number[]> {
     for (const migration of listMigrations()) {
       if (done.has(migration.version) || migration.version > last) continue;
       await tx.exec(migration.sql);
+      await STEPS[migration.version]?.(tx);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
       applied.push(migration.version);
     }

@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startServer, type RunningServer } from '../../server/main.js';
+import type { Db } from '../../server/store/db.js';
+import { migrate } from '../../server/store/migrate.js';
+import { applyFixture } from '../../server/store/fixture.js';
 import type { ServerLimits } from '../../server/options.js';
 
 export const TEST_DATABASE_URL = process.env.ASSIST_TEST_DATABASE_URL;
@@ -33,6 +36,34 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
       await client.end();
     },
   };
+}
+
+/**
+ * A database as a deployment of schema `version` left it, holding `fixture`: migrated up to
+ * that version, the fixture written by today's page writer. The columns it writes that the
+ * schema lacks are there only for the write, and what they counted is left as that version
+ * kept it: the indexer's version (11) is gone, the vocabulary counted over the organisation
+ * (13).
+ */
+export async function databaseAtVersion(db: Db, version: number, fixture: Parameters<typeof applyFixture>[1]): Promise<void> {
+  await migrate(db, version);
+  if (version < 11) await db.exec('ALTER TABLE pages ADD COLUMN indexed_version integer NOT NULL DEFAULT 0');
+  if (version < 13)
+    await db.exec(`ALTER TABLE search_vocabulary DROP CONSTRAINT search_vocabulary_pkey;
+                   ALTER TABLE search_vocabulary ADD COLUMN source_id text NOT NULL DEFAULT '';
+                   ALTER TABLE search_vocabulary ADD PRIMARY KEY (word, organisation_id, source_id);
+                   ALTER TABLE search_removed_sections ADD COLUMN source_id text NOT NULL DEFAULT ''`);
+  await applyFixture(db, fixture);
+  if (version < 11) await db.exec('ALTER TABLE pages DROP COLUMN indexed_version');
+  if (version < 13)
+    await db.exec(`CREATE TEMPORARY TABLE organisation_words AS
+                     SELECT word, organisation_id, sum(pages)::integer AS pages FROM search_vocabulary GROUP BY word, organisation_id;
+                   DELETE FROM search_vocabulary;
+                   ALTER TABLE search_vocabulary DROP COLUMN source_id;
+                   ALTER TABLE search_vocabulary ADD PRIMARY KEY (word, organisation_id);
+                   INSERT INTO search_vocabulary (word, organisation_id, pages) SELECT word, organisation_id, pages FROM organisation_words;
+                   DROP TABLE organisation_words;
+                   ALTER TABLE search_removed_sections DROP COLUMN source_id`);
 }
 
 export function writeTempJson(value: unknown): { path: string; remove(): void } {

@@ -6,10 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { baseFixture, freshPostgresDatabase, onPostgres, startTestServer, type TestServer } from './harness.js';
+import { baseFixture, databaseAtVersion, freshPostgresDatabase, onPostgres, startTestServer, type TestServer } from './harness.js';
 import { openDb } from '../../server/store/db.js';
 import { migrate } from '../../server/store/migrate.js';
-import { applyFixture } from '../../server/store/fixture.js';
 import { searchHeadings, searchSections } from '../../server/search/search.js';
 
 /** More pages mention "ledger" than a search ranks (BODY_CANDIDATES in server/search/search.ts), none in a heading. */
@@ -57,11 +56,7 @@ describe('stable results', () => {
     const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: 'memory' });
     try {
       // Version 9 gave each page's sections a bucket by the page's random id.
-      await migrate(db, 9);
-      // Written by today's page writer, which also notes the indexer's version (migration 11), a column that schema lacks.
-      await db.exec('ALTER TABLE pages ADD COLUMN indexed_version integer NOT NULL DEFAULT 0');
-      await applyFixture(db, fixtureWithLedgerPages());
-      await db.exec('ALTER TABLE pages DROP COLUMN indexed_version');
+      await databaseAtVersion(db, 9, fixtureWithLedgerPages());
       assert.ok((await migrate(db)).includes(10), "the upgrade applies version 10");
       const hits = await searchSections(db, { organisationId: 'acme', sources: ['docs'], ...LEDGER_QUERY });
       assert.deepEqual(hits.map((hit) => hit.url), await ledgerHitUrls(servers[0]!));
