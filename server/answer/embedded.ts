@@ -14,8 +14,9 @@
  */
 import { isTableDelimiter, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, CHANGES_ASKED, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isReleaseNotes, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
+import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
 export interface EmbeddedEngineOptions {
   /** Pause before each streamed piece, in milliseconds (demos and tests of slow streams); default 0. */

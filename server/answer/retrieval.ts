@@ -26,8 +26,9 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { SETTING_ASKED, SETTING_HEADING, abbreviating, abbreviationsIn, askedAndTold, CHANGES_ASKED, isReleaseNotes, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { SETTING_ASKED, SETTING_HEADING, abbreviating, abbreviationsIn, askedAndTold, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
+import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
 export interface RetrievalInput {
   organisationId: string;
@@ -92,6 +93,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     limit: query.limit ?? PER_QUERY,
     language: input.language,
     snippets: input.snippets ?? false,
+    releaseNotesLower: false,
   });
   /** Fuses the hits of a query not asked yet: `found` when they were searched for already. */
   const ask = async (query: Query, found?: SectionHit[]): Promise<void> => {

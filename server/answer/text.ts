@@ -7,6 +7,7 @@
  */
 import { PATH_SEPARATOR } from '../search/sections.js';
 import { ASKING_AFTER_WHERE, keywordsIn, KEYWORDS_ALONE, markStopWordCalls, stopWordCalls, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
+import { CHANGES_ASKED } from '../search/release-notes.js';
 
 const STOP_WORDS = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both but by
@@ -346,14 +347,6 @@ export const SETTING_ASKED = /\b(?!what\s+(?:are\s+)?(?:my|our|the)\s+options\b|
  * variable (`PYTHONOPTIMIZE`), or a command-line option (`-O`, `--schema-only`, `-f file, --file=file`).
  */
 export const SETTING_HEADING = /^(?:[a-z_][\w.]*\s*\((?:integer|boolean|string|enum|floating point|real|int|bool)\)|[A-Z][A-Z0-9_]{3,}|--?[\w-]+(?:[ =]\S+)?(?:,\s*--?[\w-]+(?:[ =]\S+)?)*)$/;
-
-/** A question about versions or what changed between them. */
-export const CHANGES_ASKED = /\b(?:releases?|released|versions?|changelog|what['’]?s new|new in|deprecated|(?:changed|added|removed) in|upgrad(?:e|ed|ing))\b|\b\d+\.\d+\b/i;
-
-/** Release notes and changelogs ("Release 15.5", "What's New In Python 3.11"), by title or address. */
-export function isReleaseNotes(hit: { title: string; url: string }): boolean {
-  return /\b(?:release notes?|release \d[\w.]*|changelog|change log|what[’']?s new)\b/i.test(hit.title) || /(?:^|\/)(?:release[-_]?notes?|releases?[-_]\d[\w.-]*|changelog|changes|whatsnew|news)(?:[/.]|$)/i.test(new URL(hit.url, 'http://x').pathname);
-}
 
 /** The share of a heading's words (numbers aside) that the question asks about: 1 when it names just that. */
 export function headingExactness(heading: Set<string>, asked: Iterable<string>): number {

@@ -36,6 +36,7 @@ import type { Queryable } from '../store/db.js';
 import { readSectionTexts } from '../store/sections.js';
 import { IDENTIFIER_MARK, isVocabularyWord, textSearchConfig, vocabularyWords } from './language.js';
 import { PATH_SEPARATOR } from './sections.js';
+import { CHANGES_ASKED, isReleaseNotes } from './release-notes.js';
 import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
 import { buildSnippet, escapeRegExp, type HighlightTerms } from './snippet.js';
 
@@ -49,6 +50,12 @@ export interface SearchParams {
   language?: string;
   /** Whether hits carry a snippet (default true): answer retrieval reads their whole text and shows none, so it is spared cutting them. */
   snippets?: boolean;
+  /**
+   * Whether release notes rank lower unless the query asks about changes (default true), as a
+   * visitor's search shows them. Answer retrieval ranks as the words alone do: its candidates
+   * are weighed against the question, release notes among them, afterwards.
+   */
+  releaseNotesLower?: boolean;
 }
 
 /** A hit with the plain text of its section, for answer engines to quote from. */
@@ -65,6 +72,12 @@ const HEADINGS_ENOUGH = 10;
 const BODY_CANDIDATES = 80;
 /** Each further section of a page already listed counts this much less. */
 const SAME_PAGE_DISCOUNT = 0.6;
+/**
+ * A section of release notes counts this much less, unless the query asks about versions or
+ * changes: they mention most features in passing ("how big is my database" found three
+ * releases' notes on the size functions before the page on disk usage).
+ */
+const RELEASE_NOTES_DISCOUNT = 0.5;
 export const MAX_LIMIT = 100;
 
 interface SectionRow {
@@ -228,7 +241,7 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   );
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;
   const terms = highlightTerms(chunks, result.groups);
-  const kept = diversify([...result.hits, ...result.partial]).slice(0, limit);
+  const kept = diversify([...result.hits, ...result.partial], { lowerReleaseNotes: params.releaseNotesLower !== false && !CHANGES_ASKED.test(params.query) }).slice(0, limit);
   const texts = await readSectionTexts(db, kept.map((section) => section.id));
   // A section its page's new version replaced since it was ranked is gone.
   const ranked = kept.filter((section) => texts.has(section.id));
@@ -238,9 +251,10 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
 
 /**
  * Tier by tier (every word, all but one, some), each below the one before whatever its
- * own score; within a tier by score after discounting each page's second, third… section.
+ * own score; within a tier by score after discounting each page's second, third… section,
+ * and release notes when `lowerReleaseNotes`.
  */
-function diversify(rows: RankedRow[]): RankedRow[] {
+function diversify(rows: RankedRow[], { lowerReleaseNotes }: { lowerReleaseNotes: boolean }): RankedRow[] {
   const seen = new Map<string, number>();
   const ordered: RankedRow[] = [];
   for (const tier of [0, 1, 2]) {
@@ -249,7 +263,8 @@ function diversify(rows: RankedRow[]): RankedRow[] {
       .map((row) => {
         const repeats = seen.get(row.pageId) ?? 0;
         seen.set(row.pageId, repeats + 1);
-        return { ...row, score: row.score * SAME_PAGE_DISCOUNT ** repeats };
+        const notes = lowerReleaseNotes && isReleaseNotes(row) ? RELEASE_NOTES_DISCOUNT : 1;
+        return { ...row, score: row.score * SAME_PAGE_DISCOUNT ** repeats * notes };
       })
       .sort((a, b) => b.score - a.score || byCodeUnits(a.url, b.url) || a.position - b.position || byCodeUnits(a.source, b.source));
     // Scores stay decreasing down the list: a weaker tier is scaled under the last of the one above.

@@ -118,6 +118,18 @@ describe('search', () => {
     assert.ok(hits.slice(1).some((hit: { title: string }) => hit.title.startsWith('Zephyr relay')), 'sections holding one of the words follow');
   });
 
+  test('release notes come after the page about what they mention, unless the query asks about a release', async () => {
+    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
+    assert.equal((await push({ url: 'https://acme.test/docs/storage', title: 'Storage', content: '# Storage\n\nEach mailbox is kept in a folder of its own on the server. To see how much disk space a mailbox takes, open its settings: the quota it may grow to is shown beside it.' })).status, 201);
+    // Notes of three releases, each short and about the very words searched.
+    for (const version of ['2.1', '2.2', '2.3'])
+      assert.equal((await push({ url: `https://acme.test/docs/release-${version}`, title: `Release ${version}`, content: `# Release ${version}\n\nThe disk space of a mailbox is shown correctly.` })).status, 201);
+    const { hits } = (await search({ query: 'mailbox disk space' })).json;
+    assert.equal(hits[0]?.url, 'https://acme.test/docs/storage', hits.map((hit: { url: string }) => hit.url).join('\n'));
+    assert.equal((await search({ query: 'mailbox disk space in 2.2' })).json.hits[0]?.url, 'https://acme.test/docs/release-2.2');
+    assert.equal((await search({ query: 'mailbox disk space release' })).json.hits[0]?.url.replace(/-\d\.\d$/, ''), 'https://acme.test/docs/release');
+  });
+
   test('a table of contents is found by its title, not by the titles it lists: those are found on their own pages', async () => {
     const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     // As long as a generator's: forty titles and more.
