@@ -394,7 +394,7 @@ const PREFIXED = /^(?:re|un|in|im|de|dis|en|em|ex|pre|pro|non|sub|over|out|up|mi
 const MIN_TYPO_LETTERS = 5;
 
 /**
- * Pages an organisation's documentation needs before a word missing from all of them says
+ * Pages the sources searched need before a word missing from all of them says
  * something: a small site may never say "often" or "added", documentation of hundreds of
  * pages uses every everyday word, but not "faucet".
  */

@@ -161,18 +161,27 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
  * PostgreSQL lock the rows of shared words in the same order and cannot deadlock.
  */
 async function updateVocabulary(tx: Queryable, added: SectionText[], removed: SectionText[]): Promise<void> {
-  const delta = new Map<string, { organisationId: string; sourceId: string; word: string; pages: number }>();
-  const count = (sections: SectionText[], sign: 1 | -1) => {
-    for (const { organisationId, sourceId, words } of wordsByPage(sections))
-      for (const word of words) {
-        const entryKey = `${organisationId}\n${sourceId}\n${word}`;
-        const entry = delta.get(entryKey) ?? { organisationId, sourceId, word, pages: 0 };
-        entry.pages += sign;
-        delta.set(entryKey, entry);
-      }
-  };
-  count(added, 1);
-  count(removed, -1);
+  const delta: VocabularyDelta = new Map();
+  countWords(delta, added, 1);
+  countWords(delta, removed, -1);
+  await writeVocabulary(tx, delta);
+}
+
+/** Changes to the vocabulary's counts, by organisation, source and word. */
+type VocabularyDelta = Map<string, { organisationId: string; sourceId: string; word: string; pages: number }>;
+
+/** Adds `sign` to the count of each word of each page the sections are of. */
+function countWords(delta: VocabularyDelta, sections: SectionText[], sign: 1 | -1): void {
+  for (const { organisationId, sourceId, words } of wordsByPage(sections))
+    for (const word of words) {
+      const key = `${organisationId}\n${sourceId}\n${word}`;
+      const entry = delta.get(key) ?? { organisationId, sourceId, word, pages: 0 };
+      entry.pages += sign;
+      delta.set(key, entry);
+    }
+}
+
+async function writeVocabulary(tx: Queryable, delta: VocabularyDelta): Promise<void> {
   const changes = [...delta.values()].filter((entry) => entry.pages !== 0);
   if (changes.length === 0) return;
   await tx.query(
@@ -191,7 +200,7 @@ async function updateVocabulary(tx: Queryable, added: SectionText[], removed: Se
 function wordsByPage(sections: SectionText[]): { organisationId: string; sourceId: string; words: Set<string> }[] {
   const pages = new Map<string, { organisationId: string; sourceId: string; words: Set<string> }>();
   for (const section of sections) {
-    const key = `${section.organisationId}\n${section.pageId}`;
+    const key = `${section.organisationId}\n${section.sourceId}\n${section.pageId}`;
     const page = pages.get(key) ?? { organisationId: section.organisationId, sourceId: section.sourceId, words: new Set<string>() };
     vocabularyWords(section.title, page.words);
     vocabularyWords(section.path, page.words);
@@ -207,13 +216,16 @@ const RECOUNT_BATCH = 500;
 /**
  * Counts the vocabulary anew from the sections stored, into an empty `search_vocabulary`:
  * the step of migration 013, which keeps the counts per source (the words are split here,
- * in TypeScript, as every index write splits them).
+ * in TypeScript, as every index write splits them). The texts are read `batch` pages at a
+ * time, the counts kept until the end and written once: a row written once per batch would
+ * leave as many dead versions of it, and of its index entries, until the migration commits.
  */
-export async function recountVocabulary(tx: Queryable): Promise<void> {
+export async function recountVocabulary(tx: Queryable, { batch = RECOUNT_BATCH }: { batch?: number } = {}): Promise<void> {
+  const delta: VocabularyDelta = new Map();
   let after = 0;
   for (;;) {
-    const pages = await tx.query<{ id: string; seq: number }>('SELECT id, seq FROM pages WHERE seq > $1 ORDER BY seq LIMIT $2', [after, RECOUNT_BATCH]);
-    if (pages.length === 0) return;
+    const pages = await tx.query<{ id: string; seq: number }>('SELECT id, seq FROM pages WHERE seq > $1 ORDER BY seq LIMIT $2', [after, batch]);
+    if (pages.length === 0) break;
     after = Number(pages.at(-1)!.seq);
     const pageIds = pages.map((page) => page.id);
     const sections = await tx.query<SectionText>(
@@ -223,8 +235,9 @@ export async function recountVocabulary(tx: Queryable): Promise<void> {
         WHERE sections.page_id = ANY($1::text[])`,
       [pageIds],
     );
-    await updateVocabulary(tx, sections, []);
+    countWords(delta, sections, 1);
   }
+  await writeVocabulary(tx, delta);
 }
 
 /** The page's url pointing at the section's heading; the intro links to the page itself. */

@@ -28,8 +28,9 @@
  *   ranked from the same candidates.
  *
  * Here: a page's second and later sections are discounted, so one long page cannot fill
- * the list, and snippets are cut and escaped (snippet.ts), unless the caller shows none
- * (answer retrieval: `snippets: false`).
+ * the list, and so are release notes unless the query asks about changes (not for answer
+ * retrieval, which weighs them itself); snippets are cut and escaped (snippet.ts), unless
+ * the caller shows none (answer retrieval: `snippets: false`).
  */
 import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';

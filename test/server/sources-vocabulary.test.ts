@@ -11,6 +11,7 @@ import { NO_ANSWER } from '../../server/answer/embedded.js';
 import { openDb, type Queryable } from '../../server/store/db.js';
 import { migrate } from '../../server/store/migrate.js';
 import { searchSections } from '../../server/search/search.js';
+import { recountVocabulary } from '../../server/search/indexer.js';
 import { baseFixture, databaseAtVersion, freshPostgresDatabase, onPostgres, startTestServer, type TestServer } from './harness.js';
 import { CHAT } from './answer-helpers.js';
 
@@ -89,17 +90,26 @@ describe('a database whose vocabulary was counted over the organisation', () => 
   test('is counted per source when upgraded, as a new deployment of the same pages counts it, and searches so', async () => {
     const database = onPostgres ? await freshPostgresDatabase() : undefined;
     const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: 'memory' });
-    const fresh = await startTestServer({ fixture: twoSourcesFixture() });
+    // The same pages but the blog's first, which the older deployment had deleted.
+    const withoutFirstPost = twoSourcesFixture();
+    (withoutFirstPost.organisations[0]!.sources[1]!.pages as Page[]).shift();
+    const fresh = await startTestServer({ fixture: withoutFirstPost });
     try {
       await databaseAtVersion(db, 12, twoSourcesFixture());
       // One count of the organisation's pages for each word.
       assert.deepEqual(await db.query("SELECT organisation_id, pages FROM search_vocabulary WHERE word = 'color'"), [{ organisation_id: 'acme', pages: 30 }]);
+      // Deleted, its sections are parked until the next index write takes its words out of the counts.
+      await db.query("DELETE FROM pages WHERE url = 'https://acme.test/blog/0'");
       assert.ok((await migrate(db)).includes(13), 'the upgrade applies version 13');
       const upgraded = await vocabulary(db);
       assert.deepEqual(upgraded, await vocabulary(fresh.db));
       assert.deepEqual(upgraded.filter((row) => row.word === 'color').map((row) => row.source_id), ['blog']);
       const hits = await searchSections(db, { organisationId: 'acme', sources: ['docs'], query: 'color', limit: 5 });
       assert.equal(hits[0]?.url, 'https://acme.test/start#configure');
+      // Counted a few pages at a time, the same counts.
+      await fresh.db.query('DELETE FROM search_vocabulary');
+      await recountVocabulary(fresh.db, { batch: 7 });
+      assert.deepEqual(await vocabulary(fresh.db), upgraded);
     } finally {
       await fresh.stop();
       await db.close();
