@@ -41,10 +41,14 @@ import { CHANGES_ASKED, isReleaseNotes } from './release-notes.js';
 import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
 import { buildSnippet, escapeRegExp, type HighlightTerms } from './snippet.js';
 
-export interface SearchParams {
+/** The pages a search or a vocabulary lookup reads: those of some sources of an organisation (a widget's). */
+export interface PagesSearched {
   organisationId: string;
   /** Only these sources are searched (a widget's sources). */
   sources: string[];
+}
+
+export interface SearchParams extends PagesSearched {
   query: string;
   limit: number;
   /** The visitor's language (`de`, `pt-BR`): the query is stemmed that way too, besides the pages' own languages. */
@@ -155,11 +159,6 @@ export async function searchSectionsSpelled(
   return { hits, known: typed.filter((word) => pages.has(word)), unknown: typed.filter((word) => !pages.has(word)), misspelt, typing };
 }
 
-/** The pages a vocabulary lookup counts: those of some sources of an organisation (a widget's). */
-export interface PagesSearched {
-  organisationId: string;
-  sources: string[];
-}
 
 /** How many of the pages searched use each of these words, for those that some page uses. */
 export async function vocabularyPages(db: Queryable, { organisationId, sources }: PagesSearched, words: string[]): Promise<Map<string, number>> {
@@ -297,7 +296,7 @@ const NOTHING_HIGHLIGHTED: HighlightTerms = { words: [], stems: [], prefixes: []
  * the entry of that word among many others (the built-in `zip()`), so a question naming an
  * API asks for its entry this way too.
  */
-export async function searchHeadings(db: Queryable, params: { organisationId: string; sources: string[]; names: string[]; limit: number }): Promise<SectionHit[]> {
+export async function searchHeadings(db: Queryable, params: PagesSearched & { names: string[]; limit: number }): Promise<SectionHit[]> {
   const asked = [...new Set(params.names.map((name) => name.toLowerCase()))].filter((name) => /^[\p{L}_][\p{L}\p{N}_.]*(?:\(\))?$/u.test(name));
   const names = asked.map((name) => name.replace(/\(\)$/, ''));
   if (names.length === 0 || params.sources.length === 0) return [];

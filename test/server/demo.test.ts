@@ -105,15 +105,20 @@ describe('a fixture source that is a folder of markdown files', () => {
   });
 });
 
+/** The demo's fixture as shipped, its docs source read from `docsFolder`. */
+function shippedDemo(docsFolder: string) {
+  const fixture = JSON.parse(readFileSync(join(projectRoot(), 'demo', 'fixture.json'), 'utf8'));
+  fixture.organisations[0].sources[0].folder = docsFolder;
+  return fixture;
+}
+
 describe('the demo routes', () => {
   let server: TestServer;
   let docsDir: string;
   before(async () => {
     docsDir = mkdtempSync(join(tmpdir(), 'assist-demo-docs-'));
     writeFileSync(join(docsDir, 'signing.md'), '# Signing visitors\n\nSign the id on your server.\n\n## In Node\n\nUse createHmac.\n\n## In Python\n\nUse hmac.new.');
-    const fixture = JSON.parse(readFileSync(join(projectRoot(), 'demo', 'fixture.json'), 'utf8'));
-    fixture.organisations[0].sources[0].folder = docsDir;
-    server = await startTestServer({ fixture });
+    server = await startTestServer({ fixture: shippedDemo(docsDir) });
   });
   after(async () => {
     await server.stop();
@@ -226,10 +231,9 @@ describe('the demo routes', () => {
 });
 
 describe('the demo as shipped, on the project docs', () => {
+  const fixture = shippedDemo(join(projectRoot(), 'docs'));
   let server: TestServer;
   before(async () => {
-    const fixture = JSON.parse(readFileSync(join(projectRoot(), 'demo', 'fixture.json'), 'utf8'));
-    fixture.organisations[0].sources[0].folder = join(projectRoot(), 'docs');
     server = await startTestServer({ fixture });
   });
   after(() => server.stop());
@@ -247,7 +251,6 @@ describe('the demo as shipped, on the project docs', () => {
       'How do I change the accent colour?': 'theming#light-dark-and-accent-colours',
       'Which languages are supported?': 'embedding#language',
     };
-    const fixture = JSON.parse(readFileSync(join(projectRoot(), 'demo', 'fixture.json'), 'utf8'));
     for (const widget of fixture.organisations[0].widgets as { id: string; config: { suggestions: string[] } }[])
       for (const suggestion of widget.config.suggestions) {
         assert.ok(suggestion in answeredFrom, `a section to answer the suggestion "${suggestion}"`);
