@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCALES } from '../../wire/contract.js';
 import { NO_ANSWER, composeAnswer } from '../../server/answer/embedded.js';
+import { isReleaseNotes } from '../../server/search/release-notes.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { CHAT, PYTHON_SNIPPET, SIGNING_PAGE, SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
 
@@ -1810,6 +1811,30 @@ describe('release notes that say the question\'s words', () => {
     const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'Why can I not export to Parquet?' } });
     assert.match(json.text, /^Exports to Parquet were withdrawn: export to CSV and convert the file instead/, json.text);
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/release-notes/4.5#changes');
+  });
+});
+
+describe('a page in a folder named "changes" or "news"', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    // A feature page whose folder is named after what it is about, and another page that says the question's words in passing.
+    await pushPage(own, 'changes/requests', 'Change requests', '# Change requests\n\n## Approving a change request\n\nTo approve a change request, open it and choose Approve. The one who asked is told by email.');
+    await pushPage(own, 'roles', 'Roles', '# Roles\n\n## Owners\n\nOwners approve change requests and the invoices of their team.');
+  });
+  after(() => own.stop());
+
+  test('is not taken for release notes: it answers the question it is about before a page that says its words in passing', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I approve a change request?' } });
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/changes/requests#approving-a-change-request', json.text);
+    assert.match(json.text, /^To approve a change request, open it and choose Approve/);
+  });
+
+  test('named "changes" or "news" itself, it is a changelog', () => {
+    for (const url of ['https://acme.test/changes.html', 'https://acme.test/docs/NEWS', 'https://acme.test/docs/changes/', 'https://acme.test/whatsnew/3.11.html', 'https://acme.test/docs/release-notes/2.3'])
+      assert.ok(isReleaseNotes({ title: 'Docs', url }), url);
+    for (const url of ['https://acme.test/docs/changes/requests', 'https://acme.test/news/2026/office', 'https://acme.test/docs/newsletter'])
+      assert.ok(!isReleaseNotes({ title: 'Docs', url }), url);
   });
 });
 
