@@ -30,9 +30,7 @@ import { SETTING_ASKED, SETTING_HEADING, abbreviating, abbreviationsIn, askedAnd
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
-export interface RetrievalInput {
-  organisationId: string;
-  sources: string[];
+export interface RetrievalInput extends PagesSearched {
   question: string;
   /** Earlier questions of the conversation, oldest first. */
   previousQuestions: string[];
@@ -571,7 +569,7 @@ const SUMMARY_SECTIONS = 4;
  */
 export async function summarySections(
   db: Queryable,
-  input: { organisationId: string; sources: string[]; query: string; language?: string; hits: number },
+  input: PagesSearched & { query: string; language?: string; hits: number },
 ): Promise<Retrieval> {
   const found = await searchSectionsSpelled(db, { organisationId: input.organisationId, sources: input.sources, query: input.query, limit: input.hits, language: input.language });
   // "fix leaking faucet": as for a question, a word the pages never use is what the query is about; a hit that lacks it
