@@ -1830,10 +1830,10 @@ describe('a page in a folder named "changes" or "news"', () => {
     assert.match(json.text, /^To approve a change request, open it and choose Approve/);
   });
 
-  test('named "changes" or "news" itself, it is a changelog', () => {
-    for (const url of ['https://acme.test/changes.html', 'https://acme.test/docs/NEWS', 'https://acme.test/docs/changes/', 'https://acme.test/whatsnew/3.11.html', 'https://acme.test/docs/release-notes/2.3'])
+  test('named "changes" or "news" itself, or after a version in such a folder, it is a changelog', () => {
+    for (const url of ['https://acme.test/changes.html', 'https://acme.test/docs/NEWS', 'https://acme.test/docs/changes/', 'https://acme.test/docs/changes/2.3', 'https://acme.test/news/v4.html', 'https://acme.test/whatsnew/3.11.html', 'https://acme.test/docs/release-notes/2.3'])
       assert.ok(isReleaseNotes({ title: 'Docs', url }), url);
-    for (const url of ['https://acme.test/docs/changes/requests', 'https://acme.test/news/2026/office', 'https://acme.test/docs/newsletter'])
+    for (const url of ['https://acme.test/docs/changes/requests', 'https://acme.test/news/2026/office', 'https://acme.test/docs/changes/2fa-requests', 'https://acme.test/docs/newsletter'])
       assert.ok(!isReleaseNotes({ title: 'Docs', url }), url);
   });
 });
