@@ -19,6 +19,6 @@ export function isReleaseNotes(hit: { title: string; url: string }): boolean {
   return (
     /\b(?:release notes?|release \d[\w.]*|changelog|change log|what[’']?s new)\b/i.test(hit.title) ||
     /(?:^|\/)(?:release[-_]?notes?|releases?[-_]\d[\w.-]*|changelog|whatsnew)(?:[/.]|$)/i.test(path) ||
-    /(?:^|\/)(?:changes|news)(?:\.\w+)?\/?$|(?:^|\/)(?:changes|news)\/v?\d+(?:\.\d+)*(?:\.html?)?\/?$/i.test(path)
+    /(?:^|\/)(?:changes|news)(?:\.\w+|\/v?\d+(?:\.\d+)*(?:\.html?)?)?\/?$/i.test(path)
   );
 }

@@ -159,7 +159,6 @@ export async function searchSectionsSpelled(
   return { hits, known: typed.filter((word) => pages.has(word)), unknown: typed.filter((word) => !pages.has(word)), misspelt, typing };
 }
 
-
 /** How many of the pages searched use each of these words, for those that some page uses. */
 export async function vocabularyPages(db: Queryable, { organisationId, sources }: PagesSearched, words: string[]): Promise<Map<string, number>> {
   const rows = await db.query<{ word: string; pages: number }>(
