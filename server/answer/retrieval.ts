@@ -424,8 +424,8 @@ async function wordsNeverUsed(
   if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];
   const known = await vocabulary(plain);
   // A word the pages use in another form ("sit" where they write "sits" or "sitting") is one they use.
-  const unused: string[] = [];
-  for (const word of plain.filter((word) => !known.has(word))) if (!(await usedInAnotherForm(db, input, word))) unused.push(word);
+  const inAnotherForm = await usedInAnotherForm(db, input, plain.filter((word) => !known.has(word)));
+  const unused = plain.filter((word) => !known.has(word) && !inAnotherForm.has(word));
   if (unused.length >= known.size) return [];
   const complete = typing === undefined || !unused.includes(typing) || !(await completesWord(db, input, typing));
   return unused.filter((word) => complete || word !== typing).map((word) => terms(word)[0]!);
@@ -434,12 +434,18 @@ async function wordsNeverUsed(
 /** The most words starting like a word that are compared with it for another form of it. */
 const FORMS_LOOKED_AT = 50;
 
-/** Whether the pages use another form of `word` (one stemmed alike: "sits", "sitting" for "sit"). */
-async function usedInAnotherForm(db: Queryable, searched: PagesSearched, word: string): Promise<boolean> {
-  const stemmed = stem(word);
+/** Those of some words the pages use in another form (one stemmed alike: "sits", "sitting" for "sit"). */
+async function usedInAnotherForm(db: Queryable, searched: PagesSearched, words: string[]): Promise<Set<string>> {
+  if (words.length === 0) return new Set();
   // Forms start with the stem, but for a stem ending in a changed letter ("query", "queries").
-  const prefix = stemmed.slice(0, Math.max(3, stemmed.length - 1));
-  return (await wordsStartingWith(db, searched, prefix, FORMS_LOOKED_AT)).some((form) => form !== word && stem(form) === stemmed);
+  const prefixOf = (stemmed: string) => stemmed.slice(0, Math.max(3, stemmed.length - 1));
+  const forms = await wordsStartingWith(db, searched, words.map((word) => prefixOf(stem(word))), FORMS_LOOKED_AT);
+  return new Set(
+    words.filter((word) => {
+      const stemmed = stem(word);
+      return forms.get(prefixOf(stemmed))!.some((form) => form !== word && stem(form) === stemmed);
+    }),
+  );
 }
 
 function holdsAll(hit: SectionHit, wanted: string[]): boolean {

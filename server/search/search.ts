@@ -179,15 +179,25 @@ export async function completesWord(db: Queryable, { organisationId, sources }: 
   return row?.found === true;
 }
 
-/** Up to `limit` words the pages searched use that start with `prefix`, commonest first: the forms a word takes in the pages ("sits", "sitting"). */
-export async function wordsStartingWith(db: Queryable, { organisationId, sources }: PagesSearched, prefix: string, limit: number): Promise<string[]> {
-  const rows = await db.query<{ word: string }>(
-    `SELECT word FROM search_vocabulary
-      WHERE word >= $3 AND word < $3 || chr(1114111) AND organisation_id = $1 AND source_id = ANY($2::text[]) AND pages > 0
-      GROUP BY word ORDER BY sum(pages) DESC, word LIMIT $4`,
-    [organisationId, sources, prefix, limit],
+/**
+ * For each of some beginnings, up to `limit` words the pages searched use that start with it,
+ * commonest first: the forms a word takes in the pages ("sits", "sitting"). One query for all.
+ */
+export async function wordsStartingWith(db: Queryable, { organisationId, sources }: PagesSearched, prefixes: string[], limit: number): Promise<Map<string, string[]>> {
+  const rows = await db.query<{ prefix: string; word: string }>(
+    `SELECT asked.prefix, found.word
+       FROM unnest($3::text[]) WITH ORDINALITY AS asked(prefix, position)
+       CROSS JOIN LATERAL (
+         SELECT word, sum(pages) AS pages FROM search_vocabulary
+          WHERE word >= asked.prefix AND word < asked.prefix || chr(1114111) AND organisation_id = $1 AND source_id = ANY($2::text[]) AND pages > 0
+          GROUP BY word ORDER BY sum(pages) DESC, word LIMIT $4
+       ) AS found
+      ORDER BY asked.position, found.pages DESC, found.word`,
+    [organisationId, sources, [...new Set(prefixes)], limit],
   );
-  return rows.map((row) => row.word);
+  const forms = new Map<string, string[]>(prefixes.map((prefix) => [prefix, []]));
+  for (const row of rows) forms.get(row.prefix)!.push(row.word);
+  return forms;
 }
 
 /** Edits from one word to another, a swap of two neighbouring letters counting one (as the database's corrections count them). */
