@@ -3,12 +3,14 @@
  * like any other search on search, chat and summarize, and does not hold up the server.
  * Every bound compares with an ordinary query on the same server in the same run, so a CI
  * machine's speed does not decide; absolute speed targets are the benchmarks' (bench/).
+ * `npm run test:server` runs this file after the others, on its own: beside another test
+ * file on a two-core machine, the searches it times waited for a core, not for the server.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { median } from '../../bench/figures.js';
-import { startTestServer, type TestServer } from './harness.js';
-import { CHAT, SUMMARIZE, answerFixture, streamRequest } from './answer-helpers.js';
+import { median } from '../../../bench/figures.js';
+import { startTestServer, type TestServer } from '../harness.js';
+import { CHAT, SUMMARIZE, answerFixture, streamRequest } from '../answer-helpers.js';
 
 const SEARCH = '/api/v1/acme/widgets/find/search';
 
