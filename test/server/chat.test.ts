@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
 import { RateLimiter } from '../../server/store/rate-limits.js';
 import { EventStream } from '../../server/http/sse.js';
-import { freshPostgresDatabase, onPostgres, request, startTestServer, writeTempJson, type TestServer } from './harness.js';
+import { freshPostgresDatabase, inOneRateWindow, onPostgres, request, startTestServer, writeTempJson, type TestServer } from './harness.js';
 import {
   CHAT,
   CONVERSATIONS,
@@ -209,6 +209,7 @@ describe('rate limits', () => {
     const limited = await startTestServer({ fixture: answerFixture(), rateLimit: 3 });
     try {
       const ask = () => limited.request('POST', CHAT, { token: 'ws_test_help', body: { message: 'How do I install the widget?' } });
+      await inOneRateWindow();
       for (let index = 0; index < 3; index++) assert.equal((await ask()).status, 200);
       const refused = await ask();
       assert.equal(refused.status, 429);

@@ -137,6 +137,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
 }
 
+/**
+ * Rate limits count in fixed one-minute windows of the clock (server/http/rate-limit.ts): a
+ * test that counts requests up to a limit starts, when the current minute is nearly over, at
+ * the next one, so that a new window does not reset its count halfway.
+ */
+export async function inOneRateWindow(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 export async function request(base: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;

@@ -13,7 +13,7 @@ import { createApp } from '../../server/server.js';
 import { createEmbeddedEngine } from '../../server/answer/embedded.js';
 import { median } from '../../bench/figures.js';
 import { assertError, assertInvalidField } from './expect.js';
-import { onPostgres, request, startTestServer, type TestServer } from './harness.js';
+import { inOneRateWindow, onPostgres, request, startTestServer, type TestServer } from './harness.js';
 import { parseFlags, serverOptions } from '../../server/options.js';
 import { answerFixture, CHAT, SUMMARIZE, streamRequest } from './answer-helpers.js';
 
@@ -36,16 +36,6 @@ async function secondInstance(server: TestServer): Promise<{ url: string; close(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-/**
- * Rate limits count in fixed one-minute windows of the clock (server/http/rate-limit.ts): a
- * test that counts requests up to a limit starts, when the current minute is nearly over, at
- * the next one, so that a new window does not reset its count halfway.
- */
-async function inOneRateWindow(): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 describe('rate limits', () => {

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './harness.js';
+import { inOneRateWindow, startTestServer, type TestServer } from './harness.js';
 import { SUMMARIZE, answerFixture, credits, streamRequest } from './answer-helpers.js';
 
 let server: TestServer;
@@ -69,6 +69,7 @@ describe('summarize', () => {
     const limited = await startTestServer({ fixture: answerFixture(), rateLimit: 1 });
     try {
       const ask = () => limited.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query: 'accent colour' } });
+      await inOneRateWindow();
       assert.equal((await ask()).status, 200);
       const refused = await ask();
       assert.equal(refused.status, 429);
