@@ -424,8 +424,9 @@ async function wordsNeverUsed(
   if (Number(stats?.pages ?? 0) < PAGES_FOR_ABSENCE) return [];
   const known = await vocabulary(plain);
   // A word the pages use in another form ("sit" where they write "sits" or "sitting") is one they use.
-  const inAnotherForm = await usedInAnotherForm(db, input, plain.filter((word) => !known.has(word)));
-  const unused = plain.filter((word) => !known.has(word) && !inAnotherForm.has(word));
+  const unknown = plain.filter((word) => !known.has(word));
+  const inAnotherForm = await usedInAnotherForm(db, input, unknown);
+  const unused = unknown.filter((word) => !inAnotherForm.has(word));
   if (unused.length >= known.size) return [];
   const complete = typing === undefined || !unused.includes(typing) || !(await completesWord(db, input, typing));
   return unused.filter((word) => complete || word !== typing).map((word) => terms(word)[0]!);
@@ -437,15 +438,13 @@ const FORMS_LOOKED_AT = 50;
 /** Those of some words the pages use in another form (one stemmed alike: "sits", "sitting" for "sit"). */
 async function usedInAnotherForm(db: Queryable, searched: PagesSearched, words: string[]): Promise<Set<string>> {
   if (words.length === 0) return new Set();
-  // Forms start with the stem, but for a stem ending in a changed letter ("query", "queries").
-  const prefixOf = (stemmed: string) => stemmed.slice(0, Math.max(3, stemmed.length - 1));
-  const forms = await wordsStartingWith(db, searched, words.map((word) => prefixOf(stem(word))), FORMS_LOOKED_AT);
-  return new Set(
-    words.filter((word) => {
-      const stemmed = stem(word);
-      return forms.get(prefixOf(stemmed))!.some((form) => form !== word && stem(form) === stemmed);
-    }),
-  );
+  const asked = words.map((word) => {
+    const stemmed = stem(word);
+    // Forms start with the stem, but for a stem ending in a changed letter ("query", "queries").
+    return { word, stemmed, prefix: stemmed.slice(0, Math.max(3, stemmed.length - 1)) };
+  });
+  const forms = await wordsStartingWith(db, searched, asked.map(({ prefix }) => prefix), FORMS_LOOKED_AT);
+  return new Set(asked.filter(({ word, stemmed, prefix }) => forms.get(prefix)!.some((form) => form !== word && stem(form) === stemmed)).map(({ word }) => word));
 }
 
 function holdsAll(hit: SectionHit, wanted: string[]): boolean {
