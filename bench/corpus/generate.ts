@@ -7,7 +7,7 @@
 import { splitSections } from '../../server/search/sections.js';
 import { readHtml } from '../../server/content/html.js';
 import type { Db } from '../../server/store/db.js';
-import { indexPages, type IndexablePage } from '../../server/search/indexer.js';
+import { INDEX_VERSION, indexPages, type IndexablePage } from '../../server/search/indexer.js';
 import type { ManualPage } from './manual.js';
 
 export interface GeneratedPage {
@@ -89,8 +89,8 @@ export async function loadPages(
     }));
     await db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO pages (id, organisation_id, source_id, url, title, content)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+        `INSERT INTO pages (id, organisation_id, source_id, url, title, content, indexed_version)
+         SELECT *, $7::integer FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
         [
           slice.map((page) => page.id),
           slice.map((page) => page.organisationId),
@@ -98,6 +98,7 @@ export async function loadPages(
           slice.map((page) => page.url),
           slice.map((page) => page.title),
           slice.map((page) => page.content),
+          INDEX_VERSION,
         ],
       );
       await indexPages(tx, slice);

@@ -26,7 +26,8 @@ export interface IndexablePage {
 /**
  * The version of how pages are cut into sections and indexed. Raise it with any change to
  * that (search/sections.ts, this file, search/language.ts, the markdown the sections are cut
- * from): each page keeps the version that indexed it (`pages.indexed_version`), and a server
+ * from): each page keeps the version that indexed it (`pages.indexed_version`, set by the
+ * statement that writes the page or, for a page indexed again, by markIndexed), and a server
  * indexes again the pages an earlier version indexed (reindexStalePages, store/pages.ts).
  */
 export const INDEX_VERSION = 2;
@@ -46,7 +47,9 @@ interface SectionText {
 
 /**
  * Replaces the sections of many pages in a few statements: bulk loads (benchmarks,
- * imports) pay per statement, not per page, and each vocabulary word is written once.
+ * imports) pay per statement, not per page, and each vocabulary word is written once. The
+ * statement writing a page marks it with INDEX_VERSION, in the same transaction: a page
+ * written earlier and indexed again here is marked by markIndexed.
  */
 export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise<void> {
   if (pages.length === 0) return;
@@ -152,7 +155,11 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     [known.map((entry) => entry[0]), known.map((entry) => entry[1]), known.map((entry) => entry[2])],
   );
   await updateVocabulary(tx, added, [...replaced, ...parked]);
-  await tx.query('UPDATE pages SET indexed_version = $2 WHERE id = ANY($1::text[]) AND indexed_version <> $2', [pages.map((page) => page.id), INDEX_VERSION]);
+}
+
+/** Marks pages indexed by this version, once indexPages indexed them again in the same transaction. */
+export async function markIndexed(tx: Queryable, pageIds: string[]): Promise<void> {
+  await tx.query('UPDATE pages SET indexed_version = $2 WHERE id = ANY($1::text[]) AND indexed_version <> $2', [pageIds, INDEX_VERSION]);
 }
 
 /**

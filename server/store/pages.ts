@@ -2,7 +2,7 @@
 import type { Page, PageFormat, PageList } from '../../wire/contract.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { PagePatch, PageWrite } from '../schema/page-requests.js';
-import { INDEX_VERSION, indexPage, indexPages } from '../search/indexer.js';
+import { INDEX_VERSION, indexPage, indexPages, markIndexed } from '../search/indexer.js';
 import type { Db, Queryable } from './db.js';
 import { firstHeading } from '../content/markdown.js';
 import { readPageWrite } from '../content/page-reader.js';
@@ -90,9 +90,9 @@ export async function createPage(db: Db, organisationId: string, sourceId: strin
     ]);
     if (existing) throw conflict(URL_TAKEN, { pageId: existing.id });
     const [row] = await tx.query<PageRow>(
-      `INSERT INTO pages (id, organisation_id, source_id, url, title, language, metadata, format, content)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-      [generateId('p_'), organisationId, sourceId, fields.url, title, language, fields.metadata ? JSON.stringify(fields.metadata) : null, fields.format, reading.content],
+      `INSERT INTO pages (id, organisation_id, source_id, url, title, language, metadata, format, content, indexed_version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+      [generateId('p_'), organisationId, sourceId, fields.url, title, language, fields.metadata ? JSON.stringify(fields.metadata) : null, fields.format, reading.content, INDEX_VERSION],
     );
     await indexPage(tx, { ...row!, sections });
     return toWirePage(row!, true);
@@ -137,9 +137,9 @@ export async function updatePage(db: Db, organisationId: string, sourceId: strin
       content: fields.content ?? current.content,
     };
     const [row] = await tx.query<PageRow>(
-      `UPDATE pages SET url = $4, title = $5, language = $6, metadata = $7, format = $8, content = $9, updated_at = now()
+      `UPDATE pages SET url = $4, title = $5, language = $6, metadata = $7, format = $8, content = $9, indexed_version = $10, updated_at = now()
         WHERE organisation_id = $1 AND source_id = $2 AND id = $3 RETURNING ${COLUMNS}`,
-      [organisationId, sourceId, pageId, next.url, next.title, next.language, next.metadata ? JSON.stringify(next.metadata) : null, currentFormat, next.content],
+      [organisationId, sourceId, pageId, next.url, next.title, next.language, next.metadata ? JSON.stringify(next.metadata) : null, currentFormat, next.content, INDEX_VERSION],
     );
     await indexPage(tx, { ...row!, sections: fresh?.sections });
     return toWirePage(row!, true);
@@ -228,6 +228,7 @@ export async function reindexStalePages(
       done = tried = await db.transaction(async (tx) => {
         const stale = await stalePages(tx, batch);
         await indexPages(tx, stale);
+        await markIndexed(tx, stale.map((page) => page.id));
         return stale.length;
       });
     } catch (batchError) {
@@ -239,6 +240,7 @@ export async function reindexStalePages(
           done += await db.transaction(async (tx) => {
             const page = await stalePages(tx, 1, id);
             await indexPages(tx, page);
+            await markIndexed(tx, page.map(({ id }) => id));
             return page.length;
           });
         } catch (error) {

@@ -63,6 +63,18 @@ test('a page written by this version is marked with it, so the next start has no
   assert.equal(row?.stale, 0);
 });
 
+test('a page an earlier indexer indexed and then written again is marked with this version, so the next start leaves it', async () => {
+  const server = servers.at(-1)!;
+  const created = await server.request('POST', PAGES, { token: 'ak_test_all', body: { url: 'https://acme.test/docs/saggars', title: 'Saggars', content: '# Saggars\n\nA saggar shields a piece from the flame.' } });
+  assert.equal(created.status, 201, created.text);
+  await server.db.query('UPDATE pages SET indexed_version = 0 WHERE id = $1', [created.json.id]);
+  const patched = await server.request('PATCH', `${PAGES}/${created.json.id}`, { token: 'ak_test_all', body: { content: '# Saggars\n\nA saggar shields a piece from the flame and the ash.' } });
+  assert.equal(patched.status, 200, patched.text);
+  const [row] = await server.db.query<{ version: number }>('SELECT indexed_version AS version FROM pages WHERE id = $1', [created.json.id]);
+  assert.equal(row?.version, INDEX_VERSION);
+  assert.equal(await reindexStalePages(server.db), 0, 'nothing is left to index again');
+});
+
 test('a server indexing pages again answers requests meanwhile: the embedded database gives the event loop a turn between batches', async () => {
   const server = servers.at(-1)!;
   for (let index = 0; index < 40; index++) {
