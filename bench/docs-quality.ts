@@ -1,10 +1,10 @@
 /**
  * Search and answers on two real documentation sets, as a new user meets them: the PostgreSQL
  * 15 manual and the Python 3.11 docs (bench/corpus/docs.ts), pushed whole, as the HTML files
- * ship, through the pages API by `ingest()` (what `assist-server ingest` runs) into the real
- * server started in this process on an embedded database in memory (or on PostgreSQL when
- * DATABASE_URL is set). Nothing is pre-cleaned
- * or cached: every run reads the pages with the server's current reader.
+ * ship, through the pages API by `ingest()` (what `assist-server ingest` runs, one page at a
+ * time so that every run writes them in the same order) into the real server started in this
+ * process on an embedded database in memory (or on PostgreSQL when DATABASE_URL is set).
+ * Nothing is pre-cleaned or cached: every run reads the pages with the server's current reader.
  *
  * Search: each judged query (bench/corpus/queries-<corpus>.json) goes through the widget search
  * API over HTTP, as a visitor's would. Printed per corpus, beside MiniSearch (fuzzy 0.2,
@@ -188,6 +188,10 @@ async function ingestCorpus(server: RunningServer, corpus: Corpus, scratch: stri
     organisation: ORGANISATION,
     source: corpus.id,
     input: { kind: 'folder', folder, baseUrl: corpus.baseUrl },
+    // One page at a time, in the order listed: four in flight are written in whichever order the server finishes
+    // them, and the search takes a common word's candidates in the order written, so two runs of the same code
+    // answered a question or two differently. Into an embedded database, which writes one page at a time, it is as quick.
+    concurrency: 1,
   });
   const seconds = (performance.now() - started) / 1000;
   if (summary.failed > 0) throw new Error(`ingesting ${corpus.name}: ${summary.failed} pages failed, first ${summary.failures[0]?.url}: ${summary.failures[0]?.error}`);
