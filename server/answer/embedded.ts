@@ -335,6 +335,14 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const covering = (wanted: Set<string>[]) => new Set(passages.filter((passage) => wanted.some((asked) => share(asked, passage.allTerms) >= MIN_COVERAGE)));
   let answerable = covering([required]);
   if (answerable.size === 0 && parts.length > 1) answerable = covering(parts.map((part) => new Set(part.filter((term) => required.has(term)))));
+  // "staticmethod vs classmethod", "pg_dump vs pg_dumpall": each thing compared is told by the opening of its own entry
+  // (retrieval puts them first), in the question's order, when the entries together cover the question.
+  const comparedQuotes = passages.filter((passage) => passage.section.compares).flatMap((passage) => {
+    const opening = units.find((unit) => unit.passage === passage && unit.position === 0);
+    const text = openingSentences(passage, units) ?? (opening && NAME_AND_PURPOSE.test(opening.text) ? opening.text : undefined);
+    return text ? [quoteOf(passage, text)] : [];
+  });
+  if (comparedQuotes.length >= 2 && share(required, new Set(comparedQuotes.flatMap((part) => [...part.passage.allTerms]))) >= MIN_COVERAGE) return answerOf(comparedQuotes);
   const answeringFrom = (from: (passage: Passage) => boolean) => best(units.filter((unit) => answerable.has(unit.passage) && from(unit.passage)), questionTerms);
   // Release notes tell what changed: they answer a question about versions, or one no other passage answers.
   const answering = CHANGES_ASKED.test(input.question) ? answeringFrom(() => true) : (answeringFrom((passage) => !isReleaseNotes(passage.section)) ?? answeringFrom(() => true));
@@ -442,6 +450,11 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const opening = quoted[0]!;
   for (const { short, long } of expansions.filter((expansion) => expansion.passage === opening.passage).reverse()) opening.lead = `${short} (${long}): ${opening.lead}`;
   const told = expansions.filter((expansion) => expansion.passage !== opening.passage).map(({ passage, short, long }) => ({ passage, line: `${short}: ${long}.` }));
+  return answerOf(quoted, told);
+}
+
+/** The answer quoting some passages, after what some of them spell out (`told`), each cited by its number in the order first quoted. */
+function answerOf(quoted: Quote[], told: { passage: Passage; line: string }[] = []): { text: string; cited: GroundingSection[] } {
   const order = [...new Set([...told.map((expansion) => expansion.passage), ...quoted.map((part) => part.passage)])];
   const citation = (passage: Passage) => order.indexOf(passage) + 1;
   const cited = order.map((passage) => ({ ...passage.section, citation: citation(passage) }));

@@ -20,13 +20,13 @@
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { completesWord, pageHeadings, publicHits, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
+import { completesWord, pageHeadings, publicHits, searchHeadingWords, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { SETTING_ASKED, SETTING_HEADING, abbreviating, abbreviationsIn, askedAndTold, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { SETTING_ASKED, SETTING_HEADING, abbreviating, comparedNames, headedBy, withoutKind, abbreviationsIn, askedAndTold, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -50,9 +50,13 @@ export interface RetrievedSection extends SectionHit {
   markdown: string;
   /** The description of the reference page whose opening line (a name and its purpose) is the section right before it. */
   describesOpening?: boolean;
+  /** The entry of a thing the question compares (GroundingSection.compares). */
+  compares?: boolean;
 }
 
 const PER_QUERY = 20;
+/** How many sections with a compared thing's words in their heading are looked at for its entry. */
+const COMPARED_CANDIDATES = 200;
 /** How many entries of the APIs a question names are candidates. */
 const NAMED_ENTRIES = 5;
 const FUSION_K = 10;
@@ -130,6 +134,12 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const named = namedApis(input.question);
   const entriesNamed = named.length > 0 ? await searchHeadings(db, { organisationId: input.organisationId, sources: input.sources, names: named, limit: NAMED_ENTRIES }) : [];
   fuse(entriesNamed, 1);
+  // "staticmethod vs classmethod", "pg_dump vs pg_dumpall": each thing compared has its own entry, which says what it is.
+  const compared = comparedNames(input.question);
+  if (compared.length > 0) {
+    const headed = await searchHeadingWords(db, { organisationId: input.organisationId, sources: input.sources, texts: [...new Set(compared.flatMap((name) => [name, withoutKind(name)]))], limit: COMPARED_CANDIDATES });
+    fuse(headed.filter((hit) => compared.some((name) => headedBy(name, entryHeadingOf(hit)))), 1);
+  }
   // "What is WAL?": a page that defines an abbreviation ("Write-Ahead Logging (WAL)") may use the long form where it answers.
   const abbreviations = abbreviationsIn(input.question, [...candidates.values()].map(({ hit }) => hit));
   for (const long of abbreviations.values()) await ask({ text: long, weight: 1, limit: PER_QUERY });
@@ -274,7 +284,12 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     .sort((a, b) => b.score - a.score);
   // Release notes come after every other passage that holds half the question or more, ahead of the rest.
   const covering = scored.slice(0, scored.map((entry) => entry.covers).lastIndexOf(true) + 1);
-  const ranked = [...covering.filter((entry) => !entry.changes), ...covering.filter((entry) => entry.changes), ...scored.slice(covering.length)].map((entry): RetrievedSection => entry.hit);
+  let ranked = [...covering.filter((entry) => !entry.changes), ...covering.filter((entry) => entry.changes), ...scored.slice(covering.length)].map((entry): RetrievedSection => entry.hit);
+  // The things compared are each told by their entry, first and in the question's order.
+  const comparedEntries = await entriesCompared(db, input.organisationId, compared, ranked, questionTerms);
+  // A reference page's opening gives its place to its description (entriesCompared), which says what the opening only names.
+  const shownInstead = new Set(comparedEntries.flatMap((entry) => [entry.id, ...(entry.opening ? [entry.opening] : [])]));
+  if (comparedEntries.length >= 2) ranked = [...comparedEntries.map(({ opening: _opening, ...entry }) => entry), ...ranked.filter((hit) => !shownInstead.has(hit.id))];
   // A glossary entry that only sends the reader on ("GIL: See global interpreter lock.") gives its place to where it sends them.
   for (let index = 0; index < Math.min(limit, ranked.length); index++) {
     const hit = ranked[index]!;
@@ -507,6 +522,64 @@ async function descriptionAfter(db: Queryable, organisationId: string, opening: 
   });
 }
 
+/**
+ * The entry of each thing compared ("append vs extend on a list") among ranked sections, marked:
+ * of the sections headed by its name, the one whose headings and page title hold most of the
+ * question's other words (`list.append(x)`, not an XML element's `append(subelement)`), the
+ * better ranked of those alike; a reference page's opening that only names it and says what for
+ * ("TRUNCATE — empty a table or set of tables") gives way to its description, which says what it
+ * does. Empty unless two or more have one.
+ */
+async function entriesCompared(
+  db: Queryable,
+  organisationId: string,
+  compared: string[],
+  ranked: RetrievedSection[],
+  questionTerms: Set<string>,
+): Promise<(RetrievedSection & { opening?: string })[]> {
+  if (compared.length === 0) return [];
+  const named = new Set(compared.flatMap((name) => terms(name)));
+  // What the question says of the things besides comparing them; an identifier it names is a detail of a part ("and do I still need `__init__.py`?").
+  const others = [...questionTerms].filter((term) => !named.has(term) && !COMPARING.has(term) && !/[._]/.test(term));
+  const entries: (RetrievedSection & { opening?: string })[] = [];
+  const context = (hit: RetrievedSection) => {
+    const held = new Set([...terms(hit.title), ...headingTerms(hit.section ?? '')]);
+    return others.filter((term) => held.has(term)).length;
+  };
+  const headed = compared.map((name) => ranked.filter((hit) => headedBy(name, entryHeadingOf(hit))));
+  for (const [index, name] of compared.entries()) {
+    // A section that opens by naming it ("Tuples are immutable sequences …"), not a later part under the same heading.
+    const opensWith = (hit: RetrievedSection) => terms(name).every((term) => terms(hit.text.split(/\s+/).slice(0, OPENING_NAME_WORDS).join(' ')).includes(term));
+    // A name written as a keyword or an identifier ("DELETE", "pg_dump") is the entry headed so, not "Delete" in a list of messages.
+    const asWritten = /[\p{Lu}_.]/u.test(name) ? new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`, 'u') : undefined;
+    const written = (hit: RetrievedSection) => (asWritten?.test(entryHeadingOf(hit)) ? 1 : 0);
+    const preference = (hit: RetrievedSection) => [context(hit), written(hit), opensWith(hit) ? 1 : 0];
+    const better = (a: RetrievedSection, b: RetrievedSection) => {
+      const [x, y] = [preference(a), preference(b)];
+      const differing = x.findIndex((value, at) => value !== y[at]);
+      return differing !== -1 && x[differing]! > y[differing]!;
+    };
+    const entry = headed[index]!.reduce<RetrievedSection | undefined>((best, hit) => (best === undefined || better(hit, best) ? hit : best), undefined);
+    if (!entry || entries.some((other) => other.id === entry.id)) continue;
+    const described = !entry.section && onlyNamesPurpose(plainInline(entry.markdown || entry.text)) ? await descriptionAfter(db, organisationId, entry) : undefined;
+    entries.push(described ? { ...described, compares: true, opening: entry.id } : { ...entry, compares: true });
+  }
+  // "append vs extend on a list": entries headed by the names in another setting (a deque's, an XML element's) compare something else.
+  if (others.length > 0 && !entries.some((entry) => context(entry) > 0)) return [];
+  return entries.length >= 2 ? entries : [];
+}
+
+/** Within how many words of its start a compared thing's entry names it, when it opens by saying what it is. */
+const OPENING_NAME_WORDS = 4;
+
+/** The terms of words that ask for a comparison: "difference", "compare", "better". */
+const COMPARING = new Set(terms('difference differences differ compare comparison better'));
+
+/** What heads a section as an entry: its own heading with its parameters, or its page's title for the page's opening. */
+function entryHeadingOf(hit: SectionHit): string {
+  return ownHeading(hit.section, { withParameters: true }) || hit.title;
+}
+
 /** Hits with the markdown of their sections, for quoting. */
 async function withMarkdown(db: Queryable, hits: SectionHit[]): Promise<RetrievedSection[]> {
   const markdown = await readSectionMarkdown(db, hits.map((hit) => hit.id));
@@ -555,6 +628,7 @@ export function groundingOf(sections: RetrievedSection[]): GroundingSection[] {
     text: hit.text,
     markdown: hit.markdown,
     ...(hit.describesOpening && { describesOpening: true }),
+    ...(hit.compares && { compares: true }),
   }));
 }
 

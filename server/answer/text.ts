@@ -5,6 +5,7 @@
  * Thai) become overlapping character pairs, which is how they can be compared at all
  * without a dictionary.
  */
+import { entryHeading } from '../search/search.js';
 import { PATH_SEPARATOR } from '../search/sections.js';
 import { ASKING_AFTER_WHERE, keywordsIn, KEYWORDS_ALONE, markStopWordCalls, stopWordCalls, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
 import { CHANGES_ASKED } from '../search/release-notes.js';
@@ -794,4 +795,65 @@ export function abbreviating(abbreviations: Map<string, string>, asked: Iterable
     }
     return result;
   };
+}
+
+/** What ends a thing compared: punctuation, or a word that starts what is said of it ("json vs jsonb in a query"). */
+const COMPARED_END = /[—–:;,?!()]|\s-\s|\s(?:and|or|in|on|for|to|of|with|when|which|what|whats|what's|how|why|is|are|does|do|should|would|can|vs\.?|versus)\s/i;
+
+/**
+ * The things a question compares, as written: "staticmethod vs classmethod: …", "char vs
+ * varchar vs text", "the difference between json and jsonb", "Should I use threads or
+ * processes …?". Empty when it compares nothing, or fewer than two different things.
+ *
+ * @example
+ * comparedNames('char vs varchar vs text — which is faster?'); // ['char', 'varchar', 'text']
+ */
+export function comparedNames(question: string): string[] {
+  const text = ` ${question.normalize('NFKC').replace(/\s+/g, ' ')} `;
+  const until = (from: string) => (from.split(COMPARED_END)[0] ?? '').replace(/^\s*(?:an?|the)\s+/i, '').trim();
+  let names: string[] = [];
+  const versus = text.split(/\s(?:vs\.?|versus)\s/i);
+  if (versus.length > 1) {
+    // The words right before the first "vs", back to punctuation or a question word; each later part up to where it ends.
+    const before = versus[0]!.split(/[—–:;,?!()]|\s-\s/).at(-1)!.trim().split(' ');
+    let start = before.length;
+    while (start > 0 && !/^(?:what|what's|whats|how|why|which|is|are|should|difference|between)$/i.test(before[start - 1]!)) start--;
+    names = [before.slice(start).join(' '), ...versus.slice(1).map(until)];
+  } else {
+    const between = /\bdiff\w*\s+between\s+(.+)/i.exec(text) ?? /\b(?:use|choose|pick|prefer)\s+(.+?\s+or\s+.+)/i.exec(text);
+    if (between) {
+      const [first, ...rest] = between[1]!.split(/\s(?:and|or)\s/i);
+      if (rest.length > 0 && !COMPARED_END.test(` ${first!} `)) names = [until(` ${first!}`), until(` ${rest[0]!}`)];
+    }
+  }
+  const distinct = new Map(names.filter((name) => terms(name).length > 0).map((name) => [terms(name).join(' '), name]));
+  return distinct.size >= 2 ? [...distinct.values()] : [];
+}
+
+/** Words that say what kind of thing a name is ("hash index", "the with statement"): a heading may name it without them ("Hash"). */
+const KIND_WORDS = new Set(['index', 'type', 'function', 'method', 'statement', 'command', 'clause', 'operator', 'keyword', 'option', 'setting', 'parameter', 'module', 'class'].map(stem));
+
+/** A name without the words that say what kind of thing it is: "hash index" is "hash"; a name of only such words stays. */
+export function withoutKind(name: string): string {
+  const kept = name.split(/\s+/).filter((word) => !terms(word).every((term) => KIND_WORDS.has(term)));
+  return kept.length > 0 ? kept.join(' ') : name;
+}
+
+/**
+ * Whether a heading (a section's own, or a page's title) is the entry of a name: `@staticmethod`
+ * or `staticmethod(function)` for "staticmethod", `list.append(x)` for "append", "Lists" for
+ * "list", "Hash" for "hash index", "pg_dumpall" for "pg_dumpall"; not "Nested List
+ * Comprehensions". Its numbering ("8.14.4.") and a kind word the name adds do not count.
+ */
+export function headedBy(name: string, heading: string): boolean {
+  const bare = heading.replace(/^(?:[\dA-Z]{1,3}\.)+(?:\d+\.?)*\s+/, '').trim();
+  if (entryHeading(name.toLowerCase()).test(bare.toLowerCase())) return true;
+  const wanted = terms(name);
+  const own = terms(bare.replace(/\([^()]*\)/g, ' '));
+  if (own.length === 0) return false;
+  const meant = wanted.filter((term) => !KIND_WORDS.has(term));
+  // "Functions" heads a list of functions; "Function" (a glossary's entry) says what one is.
+  if (meant.length === 0 && /s$/i.test(bare) && !/s$/i.test(name)) return false;
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((term) => b.includes(term));
+  return same(own, wanted) || (meant.length > 0 && same(own, meant));
 }

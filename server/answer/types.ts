@@ -15,6 +15,8 @@ export interface GroundingSection {
   markdown: string;
   /** The description of the reference page whose opening line, a name and its purpose, is the section right before it. */
   describesOpening?: boolean;
+  /** The entry of one of the things the question compares ("staticmethod vs classmethod"), in the question's order. */
+  compares?: boolean;
 }
 
 /** One earlier turn of the conversation. */

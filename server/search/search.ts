@@ -338,6 +338,27 @@ export async function searchHeadings(db: Queryable, params: PagesSearched & { na
 }
 
 /**
+ * Sections whose heading (a page's opening: its title) holds every word of one of the texts,
+ * in the pages' order: where the entries of the things a question compares ("staticmethod vs
+ * classmethod") are looked for, which the caller tells apart from headings that only mention them.
+ */
+export async function searchHeadingWords(db: Queryable, params: PagesSearched & { texts: string[]; limit: number }): Promise<SectionHit[]> {
+  if (params.texts.length === 0 || params.sources.length === 0) return [];
+  const rows = await db.query<SectionRow>(
+    `${SECTIONS_WITH_TEXT}
+      WHERE s.organisation_id = $1 AND s.source_id = ANY($2::text[])
+        AND s.heading @@ ANY (ARRAY(
+              SELECT plainto_tsquery(c.config::regconfig, asked)
+                FROM unnest($3::text[]) AS asked,
+                     (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c))
+      ORDER BY s.url COLLATE "C", s.position
+      LIMIT $4`,
+    [params.organisationId, params.sources, params.texts, params.limit],
+  );
+  return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
+}
+
+/**
  * The section of a page headed `heading` (its own heading, or the page title for its opening
  * section; letter case aside), if it has one: where a glossary's "GIL: See global interpreter
  * lock." sends the reader.
@@ -384,10 +405,10 @@ export async function pageHeadings(db: Queryable, params: { organisationId: stri
 /** The last heading of a heading path, trimmed. */
 const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
 
-/** A lowercased heading that is the entry of `name`: the name, qualified or not, then its parameters or type. */
-function entryHeading(name: string): RegExp {
+/** A lowercased heading that is the entry of `name`: the name (a decorator's with its `@`), qualified or not, then its parameters or type. */
+export function entryHeading(name: string): RegExp {
   return new RegExp(
-    `^(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escapeRegExp(name)}\\s*(?:\\(.*\\)|\\[.*\\])?$`,
+    `^@?(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escapeRegExp(name)}\\s*(?:\\(.*\\)|\\[.*\\])?$`,
   );
 }
 

@@ -730,7 +730,39 @@ const QUALITY_PAGES = [
       'Clear the lines of the receipt.',
     ].join('\n'),
   },
+  {
+    // Two entries of a glossary-like page, and pages that name both in one sentence: where "escrow vs deposit" is answered.
+    url: 'https://acme.test/docs/holds',
+    title: 'Holds',
+    content: [
+      '# Holds',
+      '',
+      'Money a storefront holds for a customer before the order is final.',
+      '',
+      '## Escrow',
+      '',
+      'An escrow keeps a payment until both sides confirm the delivery.',
+      '',
+      '## Deposit',
+      '',
+      'A deposit is paid up front and kept when the booking is cancelled late.',
+    ].join('\n'),
+  },
+  onePassagePage('checkout-settings', 'Checkout settings', 'Payment holds', 'Turn escrow and deposit on or off for each storefront: the difference between an escrow and a deposit shows at checkout, and a deposit and an escrow never apply to one order.'),
+  onePassagePage('refund-rules', 'Refund rules', 'Held payments', 'On a refund, an escrow is released to the buyer at once, while a deposit is returned only when the booking was cancelled early.'),
+  commandPage('SETTLE', 'close the payments of a day', "`SETTLE` closes the day's payments and sends them to the bank. A settled day can no longer take refunds."),
+  commandPage('REOPEN', 'undo a settlement', '`REOPEN` undoes the last settlement of a day, as long as the bank has not paid it out.'),
 ];
+
+/** A page of one section under its title. */
+function onePassagePage(slug: string, title: string, heading: string, text: string) {
+  return { url: `https://acme.test/docs/${slug}`, title, content: [`# ${title}`, '', `## ${heading}`, '', text].join('\n') };
+}
+
+/** A command's reference page, as man pages and the PostgreSQL manual write them: a line naming it and what for, then its description. */
+function commandPage(name: string, purpose: string, description: string) {
+  return { url: `https://acme.test/docs/commands/${name.toLowerCase()}`, title: name, content: [`# ${name}`, '', `${name} — ${purpose}`, '', '## Description', '', description].join('\n') };
+}
 
 function qualityFixture() {
   const fixture = answerFixture(10_000);
@@ -836,6 +868,29 @@ describe('grounding and the embedded answer', () => {
     assert.deepEqual(citations(json.text), [1, 2]);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/billing#refunds', 'https://acme.test/docs/identity#python']);
     assert.ok(json.text.includes(PYTHON_SNIPPET));
+  });
+
+  test('"X vs Y" is answered by what each one is, from its own entry, in the order asked, not by a sentence that names both', async () => {
+    const escrow = 'An escrow keeps a payment until both sides confirm the delivery';
+    const deposit = 'A deposit is paid up front and kept when the booking is cancelled late';
+    const holds = (entry: string) => `https://acme.test/docs/holds#${entry}`;
+    const asked = (await ask("What's the difference between an escrow and a deposit?")).json;
+    assert.equal(asked.text, `${escrow} [1].\n\n${deposit} [2].`);
+    assert.deepEqual(asked.sources.map((source: { url: string }) => source.url), [holds('escrow'), holds('deposit')]);
+    const reversed = (await ask('deposit vs escrow')).json;
+    assert.equal(reversed.text, `${deposit} [1].\n\n${escrow} [2].`);
+    assert.deepEqual(reversed.sources.map((source: { url: string }) => source.url), [holds('deposit'), holds('escrow')]);
+  });
+
+  test('compared commands are told by their descriptions, which say what the opening line only names', async () => {
+    const { json } = await ask("What's the difference between SETTLE and REOPEN?");
+    assert.equal(json.text, "`SETTLE` closes the day's payments and sends them to the bank. A settled day can no longer take refunds [1].\n\n`REOPEN` undoes the last settlement of a day, as long as the bank has not paid it out [2].");
+    assert.deepEqual(json.sources.map((source: { url: string; section?: string }) => `${source.url.split('#')[0]} ${source.section}`), ['https://acme.test/docs/commands/settle Description', 'https://acme.test/docs/commands/reopen Description']);
+  });
+
+  test('things compared in a setting their entries do not name ("… on a refund") are answered where that setting is', async () => {
+    const { json } = await ask('escrow vs deposit on a refund?');
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/refund-rules#held-payments'], json.text);
   });
 
   test('release notes, which tell what changed, give way to the page that says how; a question about the release finds them', async () => {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askedAndTold, askingClauses, asQuestion, contentQuery, errorMessageIn, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
+import { askedAndTold, askingClauses, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -163,4 +163,32 @@ test('a pasted error message is read from its own line: the last that holds one,
   assert.equal(askingClauses('TypeError: Object of type datetime is not JSON serializable\n\nI tried the docs but got lost.'), 'Object of type datetime is not JSON serializable');
   assert.equal(askingClauses('TypeError: Object of type datetime is not JSON serializable'), undefined);
   assert.equal(askingClauses('ERROR: value too long for type character varying(5) -- how do I fix it?'), undefined);
+});
+
+test('the things a question compares are read as written, each up to where something is said of it', () => {
+  assert.deepEqual(comparedNames('staticmethod vs classmethod: what is the difference and when should I use which'), ['staticmethod', 'classmethod']);
+  assert.deepEqual(comparedNames('char vs varchar vs text — which one is faster?'), ['char', 'varchar', 'text']);
+  assert.deepEqual(comparedNames('pg_dump vs. pg_dumpall - what does dumpall give me?'), ['pg_dump', 'pg_dumpall']);
+  assert.deepEqual(comparedNames("What's the difference between a list and a tuple, and when should I use each?"), ['list', 'tuple']);
+  assert.deepEqual(comparedNames('whats the differnce between a function and a procedure in postgres'), ['function', 'procedure']);
+  assert.deepEqual(comparedNames('Should I use threads or processes for number crunching?'), ['threads', 'processes']);
+  assert.deepEqual(comparedNames('btree versus hash index, when is hash better?'), ['btree', 'hash index']);
+  // Nothing compared, or one thing twice, or a thing of question words only ("is"), is no comparison.
+  assert.deepEqual(comparedNames('How do I read a file?'), []);
+  assert.deepEqual(comparedNames('Is json faster or slower than pickle?'), []);
+  assert.deepEqual(comparedNames('union vs unions'), []);
+  assert.deepEqual(comparedNames("What's the difference between is and ==?"), []);
+});
+
+test('a heading is the entry of a name when it names just that, as an entry, a plural or without the kind the name adds', () => {
+  assert.ok(headedBy('staticmethod', '@staticmethod'));
+  assert.ok(headedBy('append', 'list.append(x)'));
+  assert.ok(headedBy('list', 'Lists'));
+  assert.ok(headedBy('hash index', '11.2.2. Hash'));
+  assert.ok(headedBy('pg_dumpall', 'Using pg_dumpall'));
+  assert.ok(headedBy('function', 'Function'));
+  assert.ok(!headedBy('list', 'Nested List Comprehensions'));
+  assert.ok(!headedBy('list', 'Linked lists'));
+  // A plural heading of a kind word heads a list of such things ("Functions"), not what one is.
+  assert.ok(!headedBy('function', 'F.33.1. Functions'));
 });
