@@ -229,8 +229,9 @@ describe('rate limits', () => {
 
 describe('the SSE writer', () => {
   test('waits for the socket to drain instead of buffering a slow reader\'s whole stream', async () => {
+    // 64 MB in all: more than a loopback socket's kernel buffers take (about 13 MB seen), so a writer that waits stalls well before the end.
     const payload = 'x'.repeat(64 * 1024);
-    const total = 400;
+    const total = 1000;
     let sent = 0;
     let finished = false;
     const http = createServer(async (_req, res) => {
@@ -254,7 +255,10 @@ describe('the SSE writer', () => {
       );
       response.pause();
       await new Promise((resolve) => setTimeout(resolve, 400));
-      assert.ok(sent < total / 2, `only what the socket buffers was written while nobody read (${sent} of ${total})`);
+      const stalled = sent;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(sent, stalled, 'nothing more is written while nobody reads');
+      assert.ok(sent < total, `only what the socket buffers was written while nobody read (${sent} of ${total})`);
       assert.equal(finished, false);
       let body = '';
       response.setEncoding('utf8');
