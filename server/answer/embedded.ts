@@ -14,7 +14,7 @@
  */
 import { isTableDelimiter, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -342,7 +342,14 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const text = openingSentences(passage, units) ?? (opening && NAME_AND_PURPOSE.test(opening.text) ? opening.text : undefined);
     return text ? [quoteOf(passage, text)] : [];
   });
-  if (comparedQuotes.length >= 2 && share(required, new Set(comparedQuotes.flatMap((part) => [...part.passage.allTerms]))) >= MIN_COVERAGE) return answerOf(comparedQuotes);
+  if (comparedQuotes.length >= 2) {
+    // "… and do I still need __init__.py?": what the openings leave out is answered by the sentence of a passage that holds most of it.
+    const said = new Set(comparedQuotes.flatMap((part) => [...part.terms]));
+    const leftOut = [...required].filter((term) => !said.has(term) && !COMPARING.has(term));
+    const rest = leftOut.length > 0 ? best(units.filter((unit) => isProse(unit) && ENDS_SENTENCE.test(unit.text) && !comparedQuotes.some((part) => part.lead.includes(unit.text))), leftOut)?.unit : undefined;
+    const quotes = rest && weightOf(leftOut, (term) => rest.terms.has(term)) >= MIN_PART_COVERAGE ? [...comparedQuotes, quoteOf(rest.passage, rest.text)] : comparedQuotes;
+    if (share(required, new Set(quotes.flatMap((part) => [...part.passage.allTerms]))) >= MIN_COVERAGE) return answerOf(quotes);
+  }
   const answeringFrom = (from: (passage: Passage) => boolean) => best(units.filter((unit) => answerable.has(unit.passage) && from(unit.passage)), questionTerms);
   // Release notes tell what changed: they answer a question about versions, or one no other passage answers.
   const answering = CHANGES_ASKED.test(input.question) ? answeringFrom(() => true) : (answeringFrom((passage) => !isReleaseNotes(passage.section)) ?? answeringFrom(() => true));

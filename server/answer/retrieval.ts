@@ -26,7 +26,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { SETTING_ASKED, SETTING_HEADING, abbreviating, comparedNames, headedBy, withoutKind, abbreviationsIn, askedAndTold, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { SETTING_ASKED, SETTING_HEADING, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -286,7 +286,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const covering = scored.slice(0, scored.map((entry) => entry.covers).lastIndexOf(true) + 1);
   let ranked = [...covering.filter((entry) => !entry.changes), ...covering.filter((entry) => entry.changes), ...scored.slice(covering.length)].map((entry): RetrievedSection => entry.hit);
   // The things compared are each told by their entry, first and in the question's order.
-  const comparedEntries = await entriesCompared(db, input.organisationId, compared, ranked, questionTerms);
+  const comparedEntries = await entriesCompared(db, input.organisationId, compared, ranked, input.question);
   // A reference page's opening gives its place to its description (entriesCompared), which says what the opening only names.
   const shownInstead = new Set(comparedEntries.flatMap((entry) => [entry.id, ...(entry.opening ? [entry.opening] : [])]));
   if (comparedEntries.length >= 2) ranked = [...comparedEntries.map(({ opening: _opening, ...entry }) => entry), ...ranked.filter((hit) => !shownInstead.has(hit.id))];
@@ -535,12 +535,12 @@ async function entriesCompared(
   organisationId: string,
   compared: string[],
   ranked: RetrievedSection[],
-  questionTerms: Set<string>,
+  question: string,
 ): Promise<(RetrievedSection & { opening?: string })[]> {
   if (compared.length === 0) return [];
   const named = new Set(compared.flatMap((name) => terms(name)));
   // What the question says of the things besides comparing them; an identifier it names is a detail of a part ("and do I still need `__init__.py`?").
-  const others = [...questionTerms].filter((term) => !named.has(term) && !COMPARING.has(term) && !/[._]/.test(term));
+  const others = [...new Set(terms(question.replace(/\S*\w[._]\w\S*/g, ' ')))].filter((term) => !named.has(term) && !COMPARING.has(term));
   const entries: (RetrievedSection & { opening?: string })[] = [];
   const context = (hit: RetrievedSection) => {
     const held = new Set([...terms(hit.title), ...headingTerms(hit.section ?? '')]);
@@ -571,9 +571,6 @@ async function entriesCompared(
 
 /** Within how many words of its start a compared thing's entry names it, when it opens by saying what it is. */
 const OPENING_NAME_WORDS = 4;
-
-/** The terms of words that ask for a comparison: "difference", "compare", "better". */
-const COMPARING = new Set(terms('difference differences differ compare comparison better'));
 
 /** What heads a section as an entry: its own heading with its parameters, or its page's title for the page's opening. */
 function entryHeadingOf(hit: SectionHit): string {

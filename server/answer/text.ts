@@ -830,6 +830,9 @@ export function comparedNames(question: string): string[] {
   return distinct.size >= 2 ? [...distinct.values()] : [];
 }
 
+/** The terms of words that ask for a comparison ("difference", "compare", "better"), not for something of the things compared. */
+export const COMPARING = new Set(terms('difference differences differ compare comparison better'));
+
 /** Words that say what kind of thing a name is ("hash index", "the with statement"): a heading may name it without them ("Hash"). */
 const KIND_WORDS = new Set(['index', 'type', 'function', 'method', 'statement', 'command', 'clause', 'operator', 'keyword', 'option', 'setting', 'parameter', 'module', 'class'].map(stem));
 

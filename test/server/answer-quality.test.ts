@@ -746,6 +746,10 @@ const QUALITY_PAGES = [
       '## Deposit',
       '',
       'A deposit is paid up front and kept when the booking is cancelled late.',
+      '',
+      '## Hold period',
+      '',
+      'The `hold_days` setting is how long an escrow or a deposit is held: 14 days unless set.',
     ].join('\n'),
   },
   onePassagePage('checkout-settings', 'Checkout settings', 'Payment holds', 'Turn escrow and deposit on or off for each storefront: the difference between an escrow and a deposit shows at checkout, and a deposit and an escrow never apply to one order.'),
@@ -880,6 +884,15 @@ describe('grounding and the embedded answer', () => {
     const reversed = (await ask('deposit vs escrow')).json;
     assert.equal(reversed.text, `${deposit} [1].\n\n${escrow} [2].`);
     assert.deepEqual(reversed.sources.map((source: { url: string }) => source.url), [holds('deposit'), holds('escrow')]);
+  });
+
+  test('a further part of a comparison that the entries\' openings leave out is answered by the sentence that says it, cited as the next source', async () => {
+    const { json } = await ask("What's the difference between an escrow and a deposit, and do I need hold_days?");
+    assert.equal(
+      json.text,
+      'An escrow keeps a payment until both sides confirm the delivery [1].\n\nA deposit is paid up front and kept when the booking is cancelled late [2].\n\nThe `hold_days` setting is how long an escrow or a deposit is held: 14 days unless set [3].',
+    );
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url.split('#')[1]), ['escrow', 'deposit', 'hold-period']);
   });
 
   test('compared commands are told by their descriptions, which say what the opening line only names', async () => {
