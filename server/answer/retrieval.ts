@@ -15,7 +15,8 @@
  * whose heading (a page's opening: the page's title) names something the visitor did not ask
  * about ("Windows" when nobody said Windows) ranks lower, as does a page of a C API (its sections
  * headed by C declarations) when the question does not speak of C, and sections sharing no term
- * with the question or the conversation are dropped.
+ * with the question or the conversation are dropped. Things a question compares ("staticmethod vs
+ * classmethod") are each told by their own entry, first and in the question's order (entriesCompared).
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
@@ -523,12 +524,14 @@ async function descriptionAfter(db: Queryable, organisationId: string, opening: 
 }
 
 /**
- * The entry of each thing compared ("append vs extend on a list") among ranked sections, marked:
+ * The entry of each thing compared ("staticmethod vs classmethod") among ranked sections, marked:
  * of the sections headed by its name, the one whose headings and page title hold most of the
- * question's other words (`list.append(x)`, not an XML element's `append(subelement)`), the
- * better ranked of those alike; a reference page's opening that only names it and says what for
- * ("TRUNCATE — empty a table or set of tables") gives way to its description, which says what it
- * does. Empty unless two or more have one.
+ * question's other words, then the one headed by the name as written ("DELETE", not "Delete"),
+ * then one that opens by naming it ("Tuples are immutable …"), then the better ranked; a reference
+ * page's opening that only names it and says what for ("TRUNCATE — empty a table or set of
+ * tables") gives way to its description, which says what it does. Empty unless two or more have
+ * one, or when the question says something of them (an identifier aside) that none of their
+ * headings names ("append vs extend on a list" is not compared by a deque's and an XML element's).
  */
 async function entriesCompared(
   db: Queryable,
