@@ -254,7 +254,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       const offTopic = unaskedHeadingShare(hit.section || hit.title, askedAbout);
       const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
       const changes = !asksAboutChanges && isReleaseNotes(hit);
-      const ownHeadingText = ownHeading(hit.section, { withParameters: true }) || hit.title;
+      const ownHeadingText = entryHeadingOf(hit);
       const defines = asksDefinition && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       const narrowEntry = asksDefinition && !namesIdentifier && isApiHeading(ownHeadingText);
       // The entry of the API the question names is what it asks about; the first of them most. A reference table's
@@ -288,9 +288,11 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   let ranked = [...covering.filter((entry) => !entry.changes), ...covering.filter((entry) => entry.changes), ...scored.slice(covering.length)].map((entry): RetrievedSection => entry.hit);
   // The things compared are each told by their entry, first and in the question's order.
   const comparedEntries = await entriesCompared(db, input.organisationId, compared, ranked, input.question);
-  // A reference page's opening gives its place to its description (entriesCompared), which says what the opening only names.
-  const shownInstead = new Set(comparedEntries.flatMap((entry) => [entry.id, ...(entry.opening ? [entry.opening] : [])]));
-  if (comparedEntries.length >= 2) ranked = [...comparedEntries.map(({ opening: _opening, ...entry }) => entry), ...ranked.filter((hit) => !shownInstead.has(hit.id))];
+  if (comparedEntries.length >= 2) {
+    // A reference page's opening gives its place to its description (entriesCompared), which says what the opening only names.
+    const shownInstead = new Set(comparedEntries.flatMap((entry) => [entry.id, ...(entry.opening ? [entry.opening] : [])]));
+    ranked = [...comparedEntries.map(({ opening: _opening, ...entry }) => entry), ...ranked.filter((hit) => !shownInstead.has(hit.id))];
+  }
   // A glossary entry that only sends the reader on ("GIL: See global interpreter lock.") gives its place to where it sends them.
   for (let index = 0; index < Math.min(limit, ranked.length); index++) {
     const hit = ranked[index]!;
@@ -551,18 +553,22 @@ async function entriesCompared(
   };
   const headed = compared.map((name) => ranked.filter((hit) => headedBy(name, entryHeadingOf(hit))));
   for (const [index, name] of compared.entries()) {
+    const nameTerms = terms(name);
     // A section that opens by naming it ("Tuples are immutable sequences …"), not a later part under the same heading.
-    const opensWith = (hit: RetrievedSection) => terms(name).every((term) => terms(hit.text.split(/\s+/).slice(0, OPENING_NAME_WORDS).join(' ')).includes(term));
+    const opensWith = (hit: RetrievedSection) => {
+      const opening = terms(hit.text.split(/\s+/).slice(0, OPENING_NAME_WORDS).join(' '));
+      return nameTerms.every((term) => opening.includes(term));
+    };
     // A name written as a keyword or an identifier ("DELETE", "pg_dump") is the entry headed so, not "Delete" in a list of messages.
     const asWritten = /[\p{Lu}_.]/u.test(name) ? new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`, 'u') : undefined;
     const written = (hit: RetrievedSection) => (asWritten?.test(entryHeadingOf(hit)) ? 1 : 0);
-    const preference = (hit: RetrievedSection) => [context(hit), written(hit), opensWith(hit) ? 1 : 0];
-    const better = (a: RetrievedSection, b: RetrievedSection) => {
-      const [x, y] = [preference(a), preference(b)];
-      const differing = x.findIndex((value, at) => value !== y[at]);
-      return differing !== -1 && x[differing]! > y[differing]!;
+    // Each candidate's preferences, read once: the first that differs decides, and of those alike the better ranked stays.
+    const preferred = headed[index]!.map((hit) => ({ hit, preference: [context(hit), written(hit), opensWith(hit) ? 1 : 0] }));
+    const better = (a: number[], b: number[]) => {
+      const differing = a.findIndex((value, at) => value !== b[at]);
+      return differing !== -1 && a[differing]! > b[differing]!;
     };
-    const entry = headed[index]!.reduce<RetrievedSection | undefined>((best, hit) => (best === undefined || better(hit, best) ? hit : best), undefined);
+    const entry = preferred.reduce<(typeof preferred)[number] | undefined>((best, candidate) => (best === undefined || better(candidate.preference, best.preference) ? candidate : best), undefined)?.hit;
     if (!entry || entries.some((other) => other.id === entry.id)) continue;
     const described = !entry.section && onlyNamesPurpose(plainInline(entry.markdown || entry.text)) ? await descriptionAfter(db, organisationId, entry) : undefined;
     entries.push(described ? { ...described, compares: true, opening: entry.id } : { ...entry, compares: true });

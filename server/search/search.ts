@@ -310,18 +310,7 @@ export async function searchHeadings(db: Queryable, params: PagesSearched & { na
   const names = asked.map((name) => name.replace(/\(\)$/, ''));
   if (names.length === 0 || params.sources.length === 0) return [];
   // An identifier is indexed whole (`~generate_series`); a plain word through each of the sources' configurations.
-  const rows = await db.query<SectionRow>(
-    `${SECTIONS_WITH_TEXT}
-      WHERE s.organisation_id = $1 AND s.source_id = ANY($2::text[])
-        AND s.heading @@ ANY (ARRAY(
-              SELECT CASE WHEN name ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || name || '''')::tsquery ELSE plainto_tsquery(c.config::regconfig, name) END
-                FROM unnest($3::text[]) AS name,
-                     (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c))
-      -- In the pages' order, not as they were stored: entries that rank alike come in the same order on every deployment.
-      ORDER BY s.url COLLATE "C", s.position
-      LIMIT ${HEADED_CANDIDATES}`,
-    [params.organisationId, params.sources, names],
-  );
+  const rows = await headingRows(db, params, names, HEADED_CANDIDATES, `CASE WHEN asked ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || asked || '''')::tsquery ELSE ${HEADING_WORDS} END`);
   const entries = names.map(entryHeading);
   const rank = (row: SectionRow) => {
     const heading = ownHeadingOf(row.path || row.title).toLowerCase();
@@ -344,18 +333,29 @@ export async function searchHeadings(db: Queryable, params: PagesSearched & { na
  */
 export async function searchHeadingWords(db: Queryable, params: PagesSearched & { texts: string[]; limit: number }): Promise<SectionHit[]> {
   if (params.texts.length === 0 || params.sources.length === 0) return [];
-  const rows = await db.query<SectionRow>(
+  return (await headingRows(db, params, params.texts, params.limit, HEADING_WORDS)).map((row) => toHit(row, NOTHING_HIGHLIGHTED));
+}
+
+/** The words of a text `asked`, as a query through one of the sources' configurations (`c.config`): see headingRows. */
+const HEADING_WORDS = 'plainto_tsquery(c.config::regconfig, asked)';
+
+/**
+ * Sections of the sources whose heading matches one of the texts, each made a query by `match`
+ * (SQL of the text `asked` and a configuration `c.config` of the sources), up to `limit`.
+ */
+async function headingRows(db: Queryable, searched: PagesSearched, texts: string[], limit: number, match: string): Promise<SectionRow[]> {
+  return db.query<SectionRow>(
     `${SECTIONS_WITH_TEXT}
       WHERE s.organisation_id = $1 AND s.source_id = ANY($2::text[])
         AND s.heading @@ ANY (ARRAY(
-              SELECT plainto_tsquery(c.config::regconfig, asked)
+              SELECT ${match}
                 FROM unnest($3::text[]) AS asked,
                      (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c))
+      -- In the pages' order, not as they were stored: entries that rank alike come in the same order on every deployment.
       ORDER BY s.url COLLATE "C", s.position
       LIMIT $4`,
-    [params.organisationId, params.sources, params.texts, params.limit],
+    [searched.organisationId, searched.sources, texts, limit],
   );
-  return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
 }
 
 /**
