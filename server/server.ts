@@ -107,9 +107,33 @@ async function handle(context: AppContext, router: Router, req: IncomingMessage,
     if (reply) sendReply(res, reply);
   } catch (error) {
     if (!(error instanceof HttpError)) context.log(`unexpected error on ${method} ${url.pathname}: ${(error as Error)?.stack ?? error}`);
-    if (error instanceof HttpError && error.headers.Connection === 'close') req.resume();
+    if (error instanceof HttpError && error.headers.Connection === 'close') closeAfterAnswer(req, res);
     sendError(res, error);
   }
+}
+
+/** How long a connection refused mid-body goes on reading what the client still sends, so it can read the answer. */
+const LINGER_MS = 2_000;
+
+/**
+ * A refusal sent while the request body is still arriving (413, 415) must reach the client.
+ * Closing a socket that holds unread bytes resets the connection, and a client still sending
+ * can then lose the answer already on its way (RFC 9112, section 9.6): it sees a reset or a
+ * broken pipe instead of the error body. So once the answer is out, only the sending half is
+ * closed; what the client goes on sending is read and dropped until it closes its half, or
+ * LINGER_MS pass.
+ */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  const socket = res.socket;
+  if (!socket) return;
+  // Node closes a `Connection: close` response's socket with destroySoon(), which destroys it as soon as the answer is written.
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
 
 function sendReply(res: ServerResponse, reply: Reply): void {

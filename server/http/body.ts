@@ -4,25 +4,30 @@ import { HttpError, badRequest } from './errors.js';
 /**
  * Reads a request body, refusing it as soon as it passes `limit` bytes: by its
  * Content-Length before reading anything, or while it streams in. Nothing past the
- * limit is ever buffered. (Leaving the loop early detaches the request from its socket
- * without closing it, so the 413 still goes out, with `Connection: close`.)
+ * limit is ever buffered. A refused body is left flowing, so the rest of it is read and
+ * dropped while the refusal goes out (see `closeAfterAnswer` in server.ts); destroying
+ * the request would stop the socket being read, and the client's send would then stall.
  */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   refuseDeclaredOversize(req, limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (outcome: () => void) => {
+      req.off('data', onData).off('end', onEnd).off('error', onBroken).off('close', onBroken);
+      outcome();
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) throw tooLarge(limit);
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
+      if (size > limit) settle(() => reject(tooLarge(limit)));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle(() => resolve(Buffer.concat(chunks)));
     // The client went away or broke the connection mid-body: nobody is left to answer, and it is no server fault.
-    throw new HttpError('invalid_request', 'The request body ended before it was complete.', { Connection: 'close' });
-  }
-  return Buffer.concat(chunks);
+    const onBroken = () =>
+      settle(() => reject(new HttpError('invalid_request', 'The request body ended before it was complete.', { Connection: 'close' })));
+    req.on('data', onData).once('end', onEnd).once('error', onBroken).once('close', onBroken);
+  });
 }
 
 function refuseDeclaredOversize(req: IncomingMessage, limit: number): void {

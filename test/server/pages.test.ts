@@ -425,6 +425,40 @@ describe('body limits', () => {
     assertErrorBody(asTestResponse(response));
   });
 
+  test('a client that goes on sending after the refusal is not reset: the rest is read and dropped, then the connection ends cleanly', async () => {
+    // allowHalfOpen: the client keeps sending after the server has finished its answer, as one that has not read it yet does.
+    const socket = connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const received: Buffer[] = [];
+    const errors: string[] = [];
+    let answerEnded = false;
+    socket.on('data', (chunk) => received.push(chunk));
+    socket.on('end', () => (answerEnded = true));
+    socket.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    // Resolves once the bytes are handed to the kernel, or after a second if they cannot be.
+    const sendChunk = (chunk: Buffer) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        socket.write(`${chunk.length.toString(16)}\r\n${chunk.toString('latin1')}\r\n`, 'latin1', () => (clearTimeout(timer), resolve()));
+      });
+    socket.write(`POST ${DOCS} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    const chunk = Buffer.alloc(256 * 1024, 'a');
+    for (let sent = 0; sent <= 9 * MiB && !answerEnded; sent += chunk.length) await sendChunk(chunk);
+    const deadline = Date.now() + 3000;
+    while (!answerEnded && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.ok(answerEnded, 'the server finished its answer');
+    // Another megabyte after the answer, then a pause: a server that closed on unread bytes resets the connection here.
+    for (let more = 0; more < 4; more++) await sendChunk(chunk);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.end();
+    await closed;
+    assert.deepEqual(errors, [], 'no reset and no broken pipe');
+    const response = parseRaw(Buffer.concat(received).toString('latin1'), undefined, true);
+    assert.equal(response.status, 413, response.raw.slice(0, 200));
+    assertErrorBody(asTestResponse(response));
+  });
+
   test('the server still works after refusing large uploads', async () => {
     assert.equal((await server.request('GET', '/healthz')).status, 200);
     assert.equal((await create(DOCS, { url: uniqueUrl('after'), title: 'After', content: 'ok' })).status, 201);
