@@ -136,6 +136,14 @@ const SETTING_ENTRY = 1.5;
 const FIX_CUE = /^(?:the (?:fix|solution|remedy|workaround|cure) (?:is|for this is)|to (?:fix|avoid|prevent|solve|work around|get around|correct|resolve) (?:this|it|that|the (?:problem|error|issue))|(?:you can )?(?:fix|avoid|prevent|solve) (?:this|it) by)\b/i;
 /** How much more the sentence with the fix counts than the others that explain a pasted error. */
 const FIX_WEIGHT = 1.5;
+/**
+ * A sentence that says how to do something, as a purpose and the step for it ("To display the date and time of an event,
+ * you would place `%(asctime)s` in your format string"): what "How do I …?" asks for. Not one that says what it takes
+ * ("To alter the owner, you must also be a member of the new owning role").
+ */
+const TELLS_HOW = /^to\s+\p{L}+\b[^.!?]*,\s*(?:you\s+(?:can|could|would|should|may|might)|use|call|pass|set|add|run|write|create|simply|just)\b/iu;
+/** How much more such a sentence counts for a how-question. */
+const TELLS_HOW_WEIGHT = 2;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
@@ -314,6 +322,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const setting = settingAsked && SETTING_HEADING.test(ownHeading(unit.passage.section.section, { withParameters: true })) ? SETTING_ENTRY : 1;
       const score =
         (fixesError(unit) ? FIX_WEIGHT : 1) *
+        (asksHow && TELLS_HOW.test(unit.text) ? TELLS_HOW_WEIGHT : 1) *
         setting *
         changeNote *
         signpost *

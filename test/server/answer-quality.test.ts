@@ -1063,6 +1063,27 @@ describe('grounding and the embedded answer', () => {
     assert.deepEqual(cited.map((section) => section.url), ['https://acme.test/docs/keys#replacing-a-key']);
   });
 
+  test('"How do I …?" is answered by the sentence that tells how ("To show …, you would put …"), not by one that uses as many of its words in passing', () => {
+    const history = {
+      url: 'https://acme.test/docs/relay-history#origins',
+      title: 'Relay history',
+      section: 'Origins',
+      markdown: 'When the audit log was added to the relay in 2019, it followed the only format in use at the time.',
+    };
+    const how = {
+      url: 'https://acme.test/docs/relay#showing-the-date-and-time',
+      title: 'Relay',
+      section: 'Showing the date and time in entries',
+      markdown: ['To show the date and time of an entry, you would put `{when}` in the entry format:', '', '```sh', 'acme relay --format "{when} {message}"', '```', '', 'Each line of the log then starts with the moment its entry was made.'].join('\n'),
+    };
+    assertAnswer(
+      'how to add the date and time to every log line',
+      [history, how],
+      'To show the date and time of an entry, you would put `{when}` in the entry format [1]:\n\n```sh\nacme relay --format "{when} {message}"\n```',
+      [how],
+    );
+  });
+
   test('a glossary term with its kind ("Chargeback (operation)") is not introduced as code, as an API entry is', () => {
     const markdown = 'The act of a bank taking a payment back from a storefront after the card holder disputes it.';
     const { text } = composeFrom('What is a chargeback?', [{ url: 'https://acme.test/docs/glossary#chargeback', title: 'Glossary', section: 'Chargeback (operation)', markdown }]);
