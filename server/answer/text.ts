@@ -23,7 +23,8 @@ const STOP_WORDS = new Set(
   exactly actually really still anyone someone somebody question vs versus
   ok okay easiest easy best simplest correct proper properly recommended good useful purpose pick prefer
   another many much every better stand stands pls plz thx whats hows wheres whys
-  inside within via onto upon toward towards among across`
+  inside within via onto upon toward towards among across
+  sometimes sometime occasionally`
     .split(/\s+/)
     .filter(Boolean),
 );

@@ -1084,6 +1084,27 @@ describe('grounding and the embedded answer', () => {
     );
   });
 
+  test('how often something happens ("… sometimes?") is not what the question is about: a sentence is not chosen for saying "sometimes"', () => {
+    const exporting = {
+      url: 'https://acme.test/docs/reports#exporting',
+      title: 'Reports',
+      section: 'Exporting',
+      markdown: 'Sometimes it is useful to keep the rows of a report in a different file for each month.',
+    };
+    const order = {
+      url: 'https://acme.test/docs/reports#sorting',
+      title: 'Reports',
+      section: 'Sorting',
+      markdown: 'Unless a sort is chosen, the rows of a report come back in whatever order the ledger finds them, which can change from one run to the next.',
+    };
+    assertAnswer(
+      'Why does the same report come back in a different row order sometimes?',
+      [exporting, order],
+      'Unless a sort is chosen, the rows of a report come back in whatever order the ledger finds them, which can change from one run to the next [1].',
+      [order],
+    );
+  });
+
   test('a glossary term with its kind ("Chargeback (operation)") is not introduced as code, as an API entry is', () => {
     const markdown = 'The act of a bank taking a payment back from a storefront after the card holder disputes it.';
     const { text } = composeFrom('What is a chargeback?', [{ url: 'https://acme.test/docs/glossary#chargeback', title: 'Glossary', section: 'Chargeback (operation)', markdown }]);
