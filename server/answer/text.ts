@@ -121,7 +121,8 @@ const SYNONYMS = `directory folder dir
   transaction xact
   sequential seq
   change alter modify
-  run execute`
+  run execute
+  identifier id`
   .split('\n')
   .map((group) => group.trim().split(/\s+/));
 const SYNONYM_OF = new Map<string, string>();

@@ -1084,6 +1084,22 @@ describe('grounding and the embedded answer', () => {
     );
   });
 
+  test('"id" is what the page calls an identifier: a question asking by id is answered where the page says "identifier"', () => {
+    const listing = { url: 'https://acme.test/docs/orders#listing', title: 'Orders', section: 'Listing orders', markdown: 'Orders can be found by the day they were placed, in the list of orders.' };
+    const fetching = {
+      url: 'https://acme.test/docs/orders#fetching',
+      title: 'Orders',
+      section: 'Fetching one order',
+      markdown: 'Every order has an identifier, printed on its receipt: `acme orders get` fetches the order with the identifier given.',
+    };
+    assertAnswer(
+      'How do I find an order by its id?',
+      [listing, fetching],
+      'Every order has an identifier, printed on its receipt: `acme orders get` fetches the order with the identifier given [1].',
+      [fetching],
+    );
+  });
+
   test('how often something happens ("… sometimes?") is not what the question is about: a sentence is not chosen for saying "sometimes"', () => {
     const exporting = {
       url: 'https://acme.test/docs/reports#exporting',
