@@ -7,7 +7,9 @@
  * (follow-ups like "and on Windows?") and the title of the page the visitor is on, and the
  * ranked lists are fused (reciprocal rank fusion); a longer question's rarest words are
  * also asked three at a time, and when the question alone finds little, its content words
- * are asked one by one too. The candidates are then re-ranked: the share
+ * are asked one by one too. A section is read whole: the other pieces of a section found (a
+ * long one cut in parts, or the part that goes on after the entries under it) are candidates
+ * too. The candidates are then re-ranked: the share
  * of the question's terms (rarer ones weighing more) a section's heading and text hold, and
  * one of its sentences holds, first; its heading and its page's title holding them next, then
  * the engine's ranking, the conversation's terms and the page being read; the entry of a call
@@ -21,7 +23,7 @@
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { completesWord, pageHeadings, publicHits, searchHeadingWords, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
+import { completesWord, pageHeadings, publicHits, searchHeadingWords, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionPieces, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
@@ -61,6 +63,8 @@ const COMPARED_CANDIDATES = 200;
 /** How many entries of the APIs a question names are candidates. */
 const NAMED_ENTRIES = 5;
 const FUSION_K = 10;
+/** How many more pieces of a section found are read, at most: a long section is cut in several. */
+const PIECES = 3;
 
 interface Query {
   text: string;
@@ -179,6 +183,13 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   if (lastQuestion) await ask({ text: contentQuery(lastQuestion) || lastQuestion, weight: 0.3 });
   if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
+  // A section is read whole: a search that found one piece of it (the "See also" that goes on after the entries under
+  // it, or one part of a long section) leaves out others, such as the opening that says what its heading names.
+  const address = (hit: SectionHit) => `${hit.pageId} ${hit.url} ${hit.section ?? ''}`;
+  const bestAt = new Map<string, number>();
+  for (const { hit, fused } of candidates.values()) bestAt.set(address(hit), Math.max(fused, bestAt.get(address(hit)) ?? 0));
+  for (const piece of await sectionPieces(db, { organisationId: input.organisationId, ids: [...candidates.keys()], limit: PIECES }))
+    candidates.set(piece.id, { hit: piece, fused: bestAt.get(address(piece))! });
   const questionTerms = new Set(askedTerms);
   const spelledOut = abbreviating(abbreviations, questionTerms);
   const conversationTerms = new Set([...input.previousQuestions.slice(-2).flatMap((question) => terms(question)), ...told]);

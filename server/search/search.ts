@@ -375,6 +375,27 @@ export async function sectionHeaded(db: Queryable, params: { organisationId: str
   return row && toHit(row, NOTHING_HIGHLIGHTED);
 }
 
+/**
+ * The other pieces of some sections: those of the same page, address and headings (a long section cut in pieces, or
+ * the part of a section that goes on after the entries under it), at most `limit` per section, in the page's order.
+ */
+export async function sectionPieces(db: Queryable, params: { organisationId: string; ids: string[]; limit: number }): Promise<SectionHit[]> {
+  if (params.ids.length === 0) return [];
+  const rows = await db.query<SectionRow>(
+    `SELECT * FROM (
+       SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.position, s.title, s.path, t.text, 1 AS score,
+              row_number() OVER (PARTITION BY s.page_id, s.url, s.path ORDER BY s.position) AS piece
+         FROM search_sections s JOIN search_section_texts t ON t.id = s.id
+        WHERE s.organisation_id = $1
+          AND (s.page_id, s.url, s.path) IN (SELECT page_id, url, path FROM search_sections WHERE id = ANY($2::text[]))
+          AND NOT s.id = ANY($2::text[])
+     ) pieces WHERE piece <= $3
+     ORDER BY "pageId", position`,
+    [params.organisationId, params.ids, params.limit],
+  );
+  return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
+}
+
 /** The first `limit` sections of a page after its opening (the part before its first heading), in the page's order. */
 export async function sectionsAfterOpening(db: Queryable, params: { organisationId: string; pageId: string; limit: number }): Promise<SectionHit[]> {
   const rows = await db.query<SectionRow>(

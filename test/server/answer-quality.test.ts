@@ -1698,6 +1698,36 @@ async function pushPage(server: TestServer, slug: string, title: string, content
   assert.equal(response.status, 201, response.text);
 }
 
+describe('a section that goes on after the entries under it', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    // As a reference page is written (Sphinx): the section's opening says what its heading names, the entries under it
+    // follow, and the section goes on after them with a short "See also", a piece of its own at the same address.
+    const reference = [
+      '<html><head><title>Relay reference</title></head><body><div role="main"><section id="relay-reference"><h1>Relay reference</h1>',
+      '<p>The relay forwards each message it receives to the services that asked for it.</p>',
+      '<section id="relay-hooks"><h2>Relay hooks</h2>',
+      '<p>A relay hook is a function that the relay calls before it forwards a message, so that it can change the message or drop it. Hooks run in the order they were added, each with the message the one before returned, and a message that one of them drops goes no further. Most deployments use them to add headers, mask personal data or turn away what a service should never receive.</p>',
+      '<dl class="py function"><dt class="sig sig-object py" id="relay.add_hook"><span class="sig-name descname">relay.add_hook</span>(<em>function</em>)</dt><dd><p>Adds a function to the end of the relay\'s list.</p></dd></dl>',
+      '<div class="admonition seealso"><p class="admonition-title">See also</p><p>Changing messages in flight, a tutorial.</p></div>',
+      '</section></section></div></body></html>',
+    ].join('');
+    const response = await own.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: 'https://acme.test/docs/relay', title: 'Relay reference', content: reference, format: 'html' } });
+    assert.equal(response.status, 201, response.text);
+    // More sections headed by both words than the question's search keeps, each ranked above the long opening and
+    // under the short "See also", which is all of the section the search then finds.
+    for (let index = 1; index <= 45; index++) await pushPage(own, `region-${index}`, `Region ${index}`, `# Region ${index}\n\nRegion ${index} serves the north.\n\n## Relay hook limits\n\nLimits of relay hooks in region ${index}.`);
+  });
+  after(() => own.stop());
+
+  test('its opening is read though the search found only the piece after the entries: "What is a relay hook?" is answered by what the opening says', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'What is a relay hook?' } });
+    assert.match(json.text, /^A relay hook is a function that the relay calls before it forwards a message/, json.text);
+    assert.equal(json.sources[0].url, 'https://acme.test/docs/relay#relay-hooks');
+  });
+});
+
 describe('a question told in several clauses', () => {
   let own: TestServer;
   before(async () => {
