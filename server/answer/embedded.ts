@@ -139,9 +139,10 @@ const FIX_WEIGHT = 1.5;
 /**
  * A sentence that says how to do something, as a purpose and the step for it ("To display the date and time of an event,
  * you would place `%(asctime)s` in your format string"): what "How do I …?" asks for. Not one that says what it takes
- * ("To alter the owner, you must also be a member of the new owning role").
+ * ("To alter the owner, you must also be a member of the new owning role"), nor one that gives the writer's purpose
+ * ("To illustrate how you can send log messages via email, …, you can subclass `BufferingHandler`").
  */
-const TELLS_HOW = /^to\s+\p{L}+\b[^.!?]*,\s*(?:you\s+(?:can|could|would|should|may|might)|use|call|pass|set|add|run|write|create|simply|just)\b/iu;
+const TELLS_HOW = /^to\s+(?!illustrate\b|demonstrate\b|exemplify\b)\p{L}+\b[^.!?]*,\s*(?:you\s+(?:can|could|would|should|may|might)|use|call|pass|set|add|run|write|create|simply|just)\b/iu;
 /** How much more such a sentence counts for a how-question. */
 const TELLS_HOW_WEIGHT = 2;
 /** The most items quoted as a passage's steps. */

@@ -1084,6 +1084,22 @@ describe('grounding and the embedded answer', () => {
     );
   });
 
+  test('a sentence that gives the writer\'s purpose ("To illustrate how …, you can …") does not tell the visitor how: "How do I …?" is answered by the one that does', () => {
+    const destinations = {
+      url: 'https://acme.test/docs/alerts#destinations',
+      title: 'Alerts',
+      section: 'Alert destinations',
+      markdown: 'A `FileSender` sends each alert to the file it is given, one line per alert.',
+    };
+    const byEmail = {
+      url: 'https://acme.test/docs/alerts-cookbook#batching',
+      title: 'Alerts cookbook',
+      section: 'Batching email alerts',
+      markdown: 'To illustrate how you can send alerts to a file and by email at once, you can subclass `BatchingSender`.',
+    };
+    assertAnswer('How do I send alerts to a file?', [destinations, byEmail], 'A `FileSender` sends each alert to the file it is given, one line per alert [1].', [destinations]);
+  });
+
   test('"id" is what the page calls an identifier: a question asking by id is answered where the page says "identifier"', () => {
     const listing = { url: 'https://acme.test/docs/orders#listing', title: 'Orders', section: 'Listing orders', markdown: 'Orders can be found by the day they were placed, in the list of orders.' };
     const fetching = {
