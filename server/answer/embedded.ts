@@ -14,7 +14,7 @@
  */
 import { isTableDelimiter, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, kindsAsNamed, SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -210,10 +210,12 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const asWritten = input.sections.map((section) => ({ ...section, text: section.markdown || section.text }));
   const abbreviations = abbreviationsIn(input.question, asWritten);
   const spelledOut = abbreviating(abbreviations, questionTerms);
+  // "the nonlocal keyword" is named by the heading "The nonlocal statement" (kindsAsNamed); a passage holds what its headings name.
+  const asKinds = kindsAsNamed(input.question);
   for (const passage of passages) {
-    passage.headingTerms = spelledOut(passage.headingTerms);
-    passage.ownHeadingTerms = spelledOut(passage.ownHeadingTerms);
-    passage.allTerms = spelledOut(passage.allTerms);
+    passage.headingTerms = asKinds(spelledOut(passage.headingTerms));
+    passage.ownHeadingTerms = asKinds(spelledOut(passage.ownHeadingTerms));
+    passage.allTerms = new Set([...spelledOut(passage.allTerms), ...passage.headingTerms]);
   }
   const units = passages.flatMap(unitsOf);
   for (const unit of units) unit.terms = spelledOut(unit.terms);

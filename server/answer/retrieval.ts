@@ -29,7 +29,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { SETTING_ASKED, SETTING_HEADING, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { SETTING_ASKED, SETTING_HEADING, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -216,6 +216,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // C declarations answers a C programmer, so unless the question speaks of C its sections rank lower (an entry the
   // question names, "What does PyDict_Merge() do?", still comes first: no other section holds its name).
   const cPages = speaksOfC(input.question) ? new Set<string>() : await cApiPages(db, input.organisationId, [...candidates.values()].map(({ hit }) => hit.pageId));
+  // "the nonlocal keyword" is named by the heading "The nonlocal statement": a kind of thing a heading names stands for the one asked.
+  const asKinds = kindsAsNamed(input.question);
   const entries = [...candidates.values()].map((entry) => {
     // Each sentence is read once: the section's terms are its sentences' (a keyword in capitals as its sentence writes it).
     const sentences = entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => terms(sentence));
@@ -224,7 +226,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       markdown: markdown.get(entry.hit.id) ?? '',
       titleTerms: spelledOut(new Set(terms(entry.hit.title))),
       // A page's opening section is headed by the page title.
-      headingTerms: spelledOut(headingTerms(ownHeading(entry.hit.section) || entry.hit.title)),
+      headingTerms: asKinds(spelledOut(headingTerms(ownHeading(entry.hit.section) || entry.hit.title))),
       bodyTerms: spelledOut(new Set(sentences.flat())),
       // "Exporting payments › Options": the headings above a section name what it is about too.
       parentTerms: spelledOut(headingTerms(parentHeadings(entry.hit.section))),

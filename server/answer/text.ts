@@ -838,6 +838,24 @@ export const COMPARING = new Set(terms('difference differences differ compare co
 /** Words that say what kind of thing a name is ("hash index", "the with statement"): a heading may name it without them ("Hash"). */
 const KIND_WORDS = new Set(['index', 'type', 'function', 'method', 'statement', 'command', 'clause', 'operator', 'keyword', 'option', 'setting', 'parameter', 'module', 'class'].map(stem));
 
+/** A name followed by the kind of thing it is: "nonlocal keyword", "zip() function", "json module". */
+const NAMED_KIND = /([\p{L}\p{N}_.()]+)\s+(keywords?|statements?|functions?|methods?|commands?|clauses?|operators?|modules?)\b/giu;
+
+/**
+ * What a heading stands for when a question names a thing as one kind and the heading as another: "the nonlocal
+ * keyword" is named by "The nonlocal statement". Given the terms a heading holds, they with the kind words asked
+ * (as terms) of each name the heading holds with a kind word of its own.
+ */
+export function kindsAsNamed(question: string): (held: Set<string>) => Set<string> {
+  const named = [...question.matchAll(NAMED_KIND)].map((match) => ({ name: terms(match[1]!), kind: terms(match[2]!) })).filter(({ name }) => name.length > 0);
+  if (named.length === 0) return (held) => held;
+  return (held) => {
+    if (![...held].some((term) => KIND_WORDS.has(term))) return held;
+    const kinds = named.filter(({ name }) => name.every((term) => held.has(term))).flatMap(({ kind }) => kind);
+    return kinds.length === 0 ? held : new Set([...held, ...kinds]);
+  };
+}
+
 /** A name without the words that say what kind of thing it is: "hash index" is "hash"; a name of only such words stays. */
 export function withoutKind(name: string): string {
   const kept = name.split(/\s+/).filter((word) => !terms(word).every((term) => KIND_WORDS.has(term)));

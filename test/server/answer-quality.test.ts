@@ -1100,6 +1100,22 @@ describe('grounding and the embedded answer', () => {
     assertAnswer('How do I send alerts to a file?', [destinations, byEmail], 'A `FileSender` sends each alert to the file it is given, one line per alert [1].', [destinations]);
   });
 
+  test('"the outer keyword" is what the heading "The outer statement" names: a name asked as one kind of thing is answered by its entry as another', () => {
+    const layers = {
+      url: 'https://acme.test/docs/layers#parents',
+      title: 'Layers',
+      section: 'Layer stacks › parents',
+      markdown: 'A stack of all the layers but the first. Use cases are similar to those for the `outer` keyword used in nested recipes.',
+    };
+    const statement = {
+      url: 'https://acme.test/docs/recipe-language#the-outer-statement',
+      title: 'Recipe language',
+      section: 'The outer statement',
+      markdown: 'The `outer` statement makes the listed names refer to the variables of the nearest enclosing recipe.',
+    };
+    assertAnswer('what does the outer keyword do', [layers, statement], 'The `outer` statement makes the listed names refer to the variables of the nearest enclosing recipe [1].', [statement]);
+  });
+
   test('"id" is what the page calls an identifier: a question asking by id is answered where the page says "identifier"', () => {
     const listing = { url: 'https://acme.test/docs/orders#listing', title: 'Orders', section: 'Listing orders', markdown: 'Orders can be found by the day they were placed, in the list of orders.' };
     const fetching = {
