@@ -122,7 +122,8 @@ const SYNONYMS = `directory folder dir
   sequential seq
   change alter modify
   run execute
-  identifier id`
+  identifier id
+  digest checksum`
   .split('\n')
   .map((group) => group.trim().split(/\s+/));
 const SYNONYM_OF = new Map<string, string>();

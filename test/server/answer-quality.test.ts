@@ -1116,6 +1116,17 @@ describe('grounding and the embedded answer', () => {
     assertAnswer('what does the outer keyword do', [layers, statement], 'The `outer` statement makes the listed names refer to the variables of the nearest enclosing recipe [1].', [statement]);
   });
 
+  test('a "checksum" is what the page calls a digest: a question asking for a checksum is answered where the page says "digest"', () => {
+    const largeFiles = { url: 'https://acme.test/docs/uploads#large-files', title: 'Uploads', section: 'Large files', markdown: 'A file larger than 2 GiB is uploaded in parts of 64 MiB.' };
+    const digests = {
+      url: 'https://acme.test/docs/uploads#digests',
+      title: 'Uploads',
+      section: 'Digests',
+      markdown: '`acme.file_digest(f)` returns the SHA-256 digest of a file, computed as the file is read.',
+    };
+    assertAnswer('How do I get the checksum of a file?', [largeFiles, digests], '`acme.file_digest(f)` returns the SHA-256 digest of a file, computed as the file is read [1].', [digests]);
+  });
+
   test('"id" is what the page calls an identifier: a question asking by id is answered where the page says "identifier"', () => {
     const listing = { url: 'https://acme.test/docs/orders#listing', title: 'Orders', section: 'Listing orders', markdown: 'Orders can be found by the day they were placed, in the list of orders.' };
     const fetching = {
