@@ -65,6 +65,8 @@ const NAMED_ENTRIES = 5;
 const FUSION_K = 10;
 /** How many more pieces of a section found are read, at most: a long section is cut in several. */
 const PIECES = 3;
+/** Of how many of the best-ranked candidates the other pieces are read. */
+const PIECES_OF = 40;
 
 interface Query {
   text: string;
@@ -188,8 +190,10 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const address = (hit: SectionHit) => `${hit.pageId} ${hit.url} ${hit.section ?? ''}`;
   const bestAt = new Map<string, number>();
   for (const { hit, fused } of candidates.values()) bestAt.set(address(hit), Math.max(fused, bestAt.get(address(hit)) ?? 0));
-  for (const piece of await sectionPieces(db, { organisationId: input.organisationId, ids: [...candidates.keys()], limit: PIECES }))
-    candidates.set(piece.id, { hit: piece, fused: bestAt.get(address(piece))! });
+  // Of the best-ranked candidates only: reading the pages of every candidate would take longer than the searches.
+  const best = [...candidates.values()].sort((a, b) => b.fused - a.fused).slice(0, PIECES_OF).map(({ hit }) => hit);
+  for (const piece of await sectionPieces(db, { organisationId: input.organisationId, sections: best, limit: PIECES }))
+    if (!candidates.has(piece.id)) candidates.set(piece.id, { hit: piece, fused: bestAt.get(address(piece))! });
   const questionTerms = new Set(askedTerms);
   const spelledOut = abbreviating(abbreviations, questionTerms);
   const conversationTerms = new Set([...input.previousQuestions.slice(-2).flatMap((question) => terms(question)), ...told]);

@@ -378,20 +378,24 @@ export async function sectionHeaded(db: Queryable, params: { organisationId: str
 /**
  * The other pieces of some sections: those of the same page, address and headings (a long section cut in pieces, or
  * the part of a section that goes on after the entries under it), at most `limit` per section, in the page's order.
+ * Each section's page is read by its index, so the cost grows with the sections given, not with the sources.
  */
-export async function sectionPieces(db: Queryable, params: { organisationId: string; ids: string[]; limit: number }): Promise<SectionHit[]> {
-  if (params.ids.length === 0) return [];
+export async function sectionPieces(db: Queryable, params: { organisationId: string; sections: SectionHit[]; limit: number }): Promise<SectionHit[]> {
+  if (params.sections.length === 0) return [];
   const rows = await db.query<SectionRow>(
-    `SELECT * FROM (
-       SELECT 0 AS tier, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.position, s.title, s.path, t.text, 1 AS score,
-              row_number() OVER (PARTITION BY s.page_id, s.url, s.path ORDER BY s.position) AS piece
-         FROM search_sections s JOIN search_section_texts t ON t.id = s.id
-        WHERE s.organisation_id = $1
-          AND (s.page_id, s.url, s.path) IN (SELECT page_id, url, path FROM search_sections WHERE id = ANY($2::text[]))
-          AND NOT s.id = ANY($2::text[])
-     ) pieces WHERE piece <= $3
-     ORDER BY "pageId", position`,
-    [params.organisationId, params.ids, params.limit],
+    `SELECT 0 AS tier, s.id, s."pageId", s.source, s.url, s.position, s.title, s.path, t.text, 1 AS score
+       FROM (SELECT DISTINCT * FROM unnest($2::text[], $3::text[], $4::text[]) AS found (page_id, url, path)) found
+       CROSS JOIN LATERAL (
+         SELECT p.id, p.page_id AS "pageId", p.source_id AS source, p.url, p.position, p.title, p.path
+           FROM search_sections p
+          WHERE p.page_id = found.page_id AND p.url = found.url AND p.path = found.path
+            AND p.organisation_id = $1 AND NOT p.id = ANY($5::text[])
+          ORDER BY p.position
+          LIMIT $6
+       ) s
+       JOIN search_section_texts t ON t.id = s.id
+      ORDER BY s."pageId", s.position`,
+    [params.organisationId, params.sections.map((hit) => hit.pageId), params.sections.map((hit) => hit.url), params.sections.map((hit) => hit.section ?? ''), params.sections.map((hit) => hit.id), params.limit],
   );
   return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
 }
