@@ -843,9 +843,9 @@ const KIND_WORDS = new Set(['index', 'type', 'function', 'method', 'statement', 
 const NAMED_KIND = /([\p{L}\p{N}_.()]+)\s+(keywords?|statements?|functions?|methods?|commands?|clauses?|operators?|modules?)\b/giu;
 
 /**
- * What a heading stands for when a question names a thing as one kind and the heading as another: "the nonlocal
- * keyword" is named by "The nonlocal statement". Given the terms a heading holds, they with the kind words asked
- * (as terms) of each name the heading holds with a kind word of its own.
+ * A question may name a thing as one kind and a heading name it as another: "the nonlocal keyword" is headed "The
+ * nonlocal statement". Returns what a heading's terms stand for: the terms, and the kind words the question puts after
+ * each name the heading holds, when the heading holds a kind word of its own.
  */
 export function kindsAsNamed(question: string): (held: Set<string>) => Set<string> {
   const named = [...question.matchAll(NAMED_KIND)].map((match) => ({ name: terms(match[1]!), kind: terms(match[2]!) })).filter(({ name }) => name.length > 0);
