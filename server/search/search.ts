@@ -382,19 +382,21 @@ export async function sectionHeaded(db: Queryable, params: { organisationId: str
  */
 export async function sectionPieces(db: Queryable, params: { organisationId: string; sections: SectionHit[]; limit: number }): Promise<SectionHit[]> {
   if (params.sections.length === 0) return [];
+  // The pieces' ids first, each section's page read through its index; then their rows, as the other lookups read them.
   const rows = await db.query<SectionRow>(
-    `SELECT 0 AS tier, s.id, s."pageId", s.source, s.url, s.position, s.title, s.path, t.text, 1 AS score
-       FROM (SELECT DISTINCT * FROM unnest($2::text[], $3::text[], $4::text[]) AS found (page_id, url, path)) found
-       CROSS JOIN LATERAL (
-         SELECT p.id, p.page_id AS "pageId", p.source_id AS source, p.url, p.position, p.title, p.path
-           FROM search_sections p
-          WHERE p.page_id = found.page_id AND p.url = found.url AND p.path = found.path
-            AND p.organisation_id = $1 AND NOT p.id = ANY($5::text[])
-          ORDER BY p.position
-          LIMIT $6
-       ) s
-       JOIN search_section_texts t ON t.id = s.id
-      ORDER BY s."pageId", s.position`,
+    `${SECTIONS_WITH_TEXT}
+      WHERE s.id = ANY(ARRAY(
+        SELECT piece.id
+          FROM (SELECT DISTINCT * FROM unnest($2::text[], $3::text[], $4::text[]) AS found (page_id, url, path)) found
+          CROSS JOIN LATERAL (
+            SELECT p.id
+              FROM search_sections p
+             WHERE p.page_id = found.page_id AND p.url = found.url AND p.path = found.path
+               AND p.organisation_id = $1 AND NOT p.id = ANY($5::text[])
+             ORDER BY p.position
+             LIMIT $6
+          ) piece))
+      ORDER BY s.page_id, s.position`,
     [params.organisationId, params.sections.map((hit) => hit.pageId), params.sections.map((hit) => hit.url), params.sections.map((hit) => hit.section ?? ''), params.sections.map((hit) => hit.id), params.limit],
   );
   return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
