@@ -145,6 +145,15 @@ const FIX_WEIGHT = 1.5;
 const TELLS_HOW = /^to\s+(?!illustrate\b|demonstrate\b|exemplify\b)\p{L}+\b[^.!?]*,\s*(?:you\s+(?:can|could|would|should|may|might)|use|call|pass|set|add|run|write|create|simply|just)\b/iu;
 /** How much more such a sentence counts for a how-question. */
 const TELLS_HOW_WEIGHT = 2;
+
+const WHY_ASKED = /^\s*(?:why|how come)\b/i;
+/** A sentence that announces the reasons listed after it: "There are two factors that produce this result:". */
+const ANNOUNCES_REASONS = /\b(?:reasons?|factors?|causes?)\b[^.!?]*:$/i;
+
+/** "What is typing.Protocol for?", "what's the point of …", "why would I use …": what a thing is for, more than what it is. */
+const PURPOSE_ASKED = /^\s*(?:what(?:['’]?s| is| are)\b.*\bfor\s*\??\s*$|what(?:['’]?s| is) the (?:point|purpose|use) of\b|why would (?:i|you|one|anyone) (?:use|want)\b)/i;
+/** A sentence that says what a thing is for: "Such classes are primarily used with static type checkers …". */
+const TELLS_PURPOSE = /\b(?:(?:are|is|be) (?:\w+ly )?used (?:for|to|with|when|by|in)|useful (?:for|when|to|if)|lets? you|allows? (?:you|one|users?)|purpose|intended (?:for|to)|designed (?:for|to)|makes? it possible)\b/i;
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
@@ -237,6 +246,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const changesAsked = CHANGES_ASKED.test(input.question);
   const asksHow = HOW_ASKED.test(input.question);
   const settingAsked = SETTING_ASKED.test(input.question);
+  const asksWhy = WHY_ASKED.test(input.question);
   // A pasted error is explained right where the page shows it: the sentence holding it or following the example that does.
   const error = errorMessageIn(input.question);
   const stretches = (error ? errorStretches(error) : []).filter((stretch) => stretch.length >= 8);
@@ -283,6 +293,9 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   // timestamp)`, then `age(timestamp)`) comes first.
   const firstEntryAt = new Map<Passage, number>();
   for (const unit of entries) if (!firstEntryAt.has(unit.passage)) firstEntryAt.set(unit.passage, unit.position);
+  // "What is typing.Protocol for?": a passage about it that says what it is used for.
+  const purposeTold =
+    PURPOSE_ASKED.test(input.question) && units.some((unit) => TELLS_PURPOSE.test(unit.text) && weightOf(questionTerms, (term) => unit.passage.ownHeadingTerms.has(term)) > 0.99);
   const best = (candidates: Unit[], wanted: string[]): { unit: Unit; score: number } | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
@@ -302,15 +315,19 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       // A heading that names the question makes its opening sentence the answer, even in other words.
       const opensHeading = unit.position < 2 && headingMatch > 0;
       const explains = explainsError(unit);
-      if (matched === 0 && !opensHeading && !definitional && !explains) continue;
+      // "There are two factors that produce this result:", under a heading that names the question, answers "Why …?" with its list.
+      const reasons = asksWhy && headingMatch > 0 && ANNOUNCES_REASONS.test(unit.text) && unit.passage.blocks[unit.block + 1]?.kind === 'item';
+      if (matched === 0 && !opensHeading && !definitional && !explains && !reasons) continue;
       // A passage whose own heading names what is asked is about it, whatever its rank.
       const about = weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term));
       // "What is a decorator?" is answered by the first sentence under the heading "decorator", which need not repeat it.
-      const defines = definitional && unit.position === 0 && about > 0.99;
+      // "What is … for?" is answered by what that passage says it is for, when it says so, rather than by what it is.
+      const defines = definitional && !purposeTold && unit.position === 0 && about > 0.99;
+      const tellsPurpose = purposeTold && about > 0.99 && TELLS_PURPOSE.test(unit.text);
       const isEntry = entries.has(unit);
       // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
       const coverage =
-        (explains || isEntry ? 1 : 0) +
+        (explains || isEntry || reasons || tellsPurpose ? 1 : 0) +
         (defines ? 1 + headingExactness(unit.passage.ownHeadingTerms, wanted) + (0.25 * followUp) / totalWeight : (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight);
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       const phrased = 1 + PAIR_WEIGHT * pairShare(unit);

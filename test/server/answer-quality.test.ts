@@ -1116,6 +1116,66 @@ describe('grounding and the embedded answer', () => {
     assertAnswer('what does the outer keyword do', [layers, statement], 'The `outer` statement makes the listed names refer to the variables of the nearest enclosing recipe [1].', [statement]);
   });
 
+  test('"Why …?" is answered by the sentence that says there are reasons, with the list of them, over one that merely says "because"', () => {
+    const renaming = {
+      url: 'https://acme.test/docs/faq#why-did-renaming-stack-b-also-rename-stack-a',
+      title: 'FAQ',
+      section: 'Why did renaming stack b also rename stack a?',
+      markdown: [
+        'If you wrote:',
+        '',
+        '```sh',
+        'acme stack alias a b',
+        'acme stack rename b c',
+        '```',
+        '',
+        'you might be wondering why renaming `b` renamed `a` too.',
+        '',
+        'There are two factors that produce this result:',
+        '',
+        '1. Stack names are simply labels that point at stacks. An alias does not copy the stack: both labels point at the same stack.',
+        '2. Renaming changes the stack itself, not the label you used.',
+        '',
+        'Had you copied the stack instead, renaming one copy would leave the other alone. This is because a copy is a new stack, and renaming it changes which stack its label names.',
+      ].join('\n'),
+    };
+    const answer = composeFrom('Why did renaming one stack also rename another stack I made from it?', [renaming]);
+    assert.match(answer.text, /^There are two factors that produce this result \[1\]:\n\n1\. Stack names are simply labels that point at stacks\. .*\n2\. Renaming changes the stack itself, not the label you used\./, answer.text);
+  });
+
+  test('"What is … for?" is answered by the sentence that says what it is used for, and by what it is when its passage says nothing of that', () => {
+    const relay = {
+      url: 'https://acme.test/docs/typing#acme.Relay',
+      title: 'Typing',
+      section: 'Building generic types › class acme.Relay(Generic)',
+      markdown: [
+        'Base class for relay classes. Relay classes are defined like this:',
+        '',
+        '```python',
+        'class Forward(Relay):',
+        '    def send(self) -> int:',
+        '        ...',
+        '```',
+        '',
+        'Such classes are primarily used with static checkers that recognize structural typing, for example:',
+        '',
+        '```python',
+        'def route(r: Forward) -> int:',
+        '    return r.send()',
+        '```',
+      ].join('\n'),
+    };
+    const answer = composeFrom('what is acme.Relay for', [relay]);
+    assert.match(answer.text, /Such classes are primarily used with static checkers that recognize structural typing, for example \[1\]:\n\n```python\ndef route/, answer.text);
+    const glossary = {
+      url: 'https://acme.test/docs/glossary#term-hook',
+      title: 'Glossary',
+      section: 'hook',
+      markdown: 'A function called when a payment settles, registered with the `@hook` syntax. Common examples of hooks are `notify()` and `archive()`.',
+    };
+    assertAnswer('What are hooks for?', [glossary], glossary.markdown.replace(/\.$/, ' [1].'), [glossary]);
+  });
+
   test('a "checksum" is what the page calls a digest: a question asking for a checksum is answered where the page says "digest"', () => {
     const largeFiles = { url: 'https://acme.test/docs/uploads#large-files', title: 'Uploads', section: 'Large files', markdown: 'A file larger than 2 GiB is uploaded in parts of 64 MiB.' };
     const digests = {
