@@ -115,6 +115,10 @@ const announcesWhatFollows = (unit: Unit) => {
 const SIGNPOST =
   /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b|see\s+(?:also|(?:the\s+)?(?:section|chapter|table|figure|appendix|page|documentation|reference)|below|above)\b)/i;
 
+const SEE_ALSO = /^see also:?$/i;
+/** An entry of a list of further reading: its title (which may hold a colon), then " : " and what it is. */
+const REFERENCE_ENTRY = /^.{1,100}?\s:\s\S/;
+
 /** An entry of a definition list as a passage reads it, its term then its description: "`name` : The name of the new role." */
 const DEFINITION_ENTRY = /^[^.!?:]{1,80}\s:\s\S/;
 
@@ -199,6 +203,8 @@ interface Unit {
    * not a sentence to quote on its own.
    */
   endOfInterrupted: boolean;
+  /** An entry of a "See also": it names other reading, and answers nothing itself. */
+  furtherReading: boolean;
 }
 
 /** The answer's text, and the sections it cites, numbered as the text cites them. */
@@ -335,7 +341,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
       // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it; "CREATE VIEW —
       // define a new view" says what a command does, which answers "How do I …?" less than a sentence that shows how.
-      const signpost = SIGNPOST.test(unit.text) ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
+      const signpost = SIGNPOST.test(unit.text) || unit.furtherReading ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
       // "Changed in version 3.9: … raise `ImportError` …" says what a version changed, not what happens now.
       const changeNote = !changesAsked && CHANGE_NOTE.test(unit.text) ? CHANGE_NOTE_WEIGHT : 1;
       // "Which setting …?" asks for a setting's name: its entry says it.
@@ -902,8 +908,14 @@ const NAME_AND_PURPOSE_FOR_HOW = 0.3;
 /** A passage's sentences and list items. */
 function unitsOf(passage: Passage): Unit[] {
   const units: Unit[] = [];
+  // A "See also" section, or the entries after a "See also" line (Sphinx's box), name other reading: "The Python Testing
+  // Tools Taxonomy : An extensive list of Python testing tools …".
+  const seeAlsoSection = SEE_ALSO.test(ownHeading(passage.section.section) || passage.section.title);
+  let seeAlso = seeAlsoSection;
   passage.blocks.forEach((block, index) => {
     if (block.kind === 'code') return;
+    if (block.kind === 'prose' && SEE_ALSO.test(block.text.trim())) seeAlso = true;
+    else if (block.kind === 'prose' && !REFERENCE_ENTRY.test(block.text)) seeAlso = seeAlsoSection;
     for (const [at, text] of (block.kind === 'item' ? [cleanInline(block.text)] : block.sentences).entries()) {
       const count = wordCount(text);
       if (count < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text)) continue;
@@ -913,7 +925,7 @@ function unitsOf(passage: Passage): Unit[] {
       if (listsNames(text)) continue;
       const plain = plainInline(text);
       const endOfInterrupted = block.kind === 'prose' && at === 0 && passage.blocks[index - 1]?.kind === 'code' && endsInterrupted(text) && isStopWord(words(text)[0] ?? '');
-      units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, sentence: at, words: count, endOfInterrupted });
+      units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, sentence: at, words: count, endOfInterrupted, furtherReading: seeAlso });
     }
   });
   return units;

@@ -1176,6 +1176,31 @@ describe('grounding and the embedded answer', () => {
     assertAnswer('What are hooks for?', [glossary], glossary.markdown.replace(/\.$/, ' [1].'), [glossary]);
   });
 
+  test('an entry of a "See also" names other reading: it is not quoted as the answer, though it holds the question\'s words', () => {
+    const testing = {
+      url: 'https://acme.test/docs/testing',
+      title: 'Testing',
+      markdown: [
+        'The `acme.testing` module runs checks against a sandbox ledger.',
+        '',
+        'See also',
+        '',
+        'Stub Libraries Taxonomy',
+        ': An extensive list of tools for stubbing out functions in tests.',
+        '',
+        'Module `acme.fixtures`',
+        ': Another module with a very different flavor.',
+      ].join('\n'),
+    };
+    const stubbing = {
+      url: 'https://acme.test/docs/testing#stubs',
+      title: 'Testing',
+      section: 'Stubs',
+      markdown: 'Call `acme.stubs.replace(target, value)` to stub out a function for the length of one test.',
+    };
+    assertAnswer('How do I stub out a function in my tests?', [testing, stubbing], 'Call `acme.stubs.replace(target, value)` to stub out a function for the length of one test [1].', [stubbing]);
+  });
+
   test('a "checksum" is what the page calls a digest: a question asking for a checksum is answered where the page says "digest"', () => {
     const largeFiles = { url: 'https://acme.test/docs/uploads#large-files', title: 'Uploads', section: 'Large files', markdown: 'A file larger than 2 GiB is uploaded in parts of 64 MiB.' };
     const digests = {
