@@ -392,7 +392,14 @@ export function questionAsked(question: string, subject: readonly string[] = [])
   asked = asQuestion(asked);
   // A question about releases ("what changed in postgres 16?") asks about that version.
   if (!CHANGES_ASKED.test(asked)) asked = withoutSubject(asked, subject);
-  return withTypeNames(asked.trim() ? asked : question);
+  return withPrevent(withTypeNames(asked.trim() ? asked : question));
+}
+
+/** "stop two bookings from overlapping", "keep users from seeing …": what pages say to prevent, not to stop or cancel. */
+const STOP_FROM = /\b(?:stop|keep)(?=(?:\s+(?!from\b)[^\s.?!,;]+){1,6}\s+from\s+\p{L}+ing\b)/giu;
+
+export function withPrevent(question: string): string {
+  return question.replace(STOP_FROM, 'prevent');
 }
 
 /** "can you …", "please …": how a request opens. */

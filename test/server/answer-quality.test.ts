@@ -1201,6 +1201,27 @@ describe('grounding and the embedded answer', () => {
     assertAnswer('How do I stub out a function in my tests?', [testing, stubbing], 'Call `acme.stubs.replace(target, value)` to stub out a function for the length of one test [1].', [stubbing]);
   });
 
+  test('to "stop" something "from" happening is to prevent it: the answer is what prevents it, not what stops a running thing', () => {
+    const pausing = {
+      url: 'https://acme.test/docs/rooms#pausing',
+      title: 'Rooms',
+      section: 'Pausing a room',
+      markdown: 'To stop the bookings of a room for a time, run `acme rooms pause` with the room and the time.',
+    };
+    const constraint = {
+      url: 'https://acme.test/docs/rooms#exclusive-bookings',
+      title: 'Rooms',
+      section: 'Exclusive bookings',
+      markdown: 'An exclusion rule prevents two bookings of the same room from overlapping: `acme rooms exclusive --by room`.',
+    };
+    assertAnswer(
+      'How can I stop two bookings for the same room from overlapping in time?',
+      [pausing, constraint],
+      'An exclusion rule prevents two bookings of the same room from overlapping: `acme rooms exclusive --by room` [1].',
+      [constraint],
+    );
+  });
+
   test('a "checksum" is what the page calls a digest: a question asking for a checksum is answered where the page says "digest"', () => {
     const largeFiles = { url: 'https://acme.test/docs/uploads#large-files', title: 'Uploads', section: 'Large files', markdown: 'A file larger than 2 GiB is uploaded in parts of 64 MiB.' };
     const digests = {

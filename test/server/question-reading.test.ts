@@ -22,6 +22,13 @@ test('a greeting before a question and thanks or a plea after it are not what it
   assert.equal(questionAsked('thanks'), 'thanks');
 });
 
+test('to stop or keep something from happening asks how to prevent it; to stop a thing that runs does not', () => {
+  assert.equal(questionAsked('How can I stop two bookings for the same room from overlapping in time?'), 'How can I prevent two bookings for the same room from overlapping in time?');
+  assert.equal(questionAsked('how do I keep users from seeing drafts'), 'how do I prevent users from seeing drafts');
+  assert.equal(questionAsked('How do I stop a query that another session is running?'), 'How do I stop a query that another session is running?');
+  assert.equal(questionAsked('stop the worker from the dashboard'), 'stop the worker from the dashboard');
+});
+
 test('the name of what the documentation is about, where it only says where a question belongs, is not what it asks', () => {
   const python = ['Acme', 'Python 3.11 docs'];
   assert.equal(withoutSubject('What does zip() do in python?', python), 'What does zip() do?');
