@@ -141,12 +141,19 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word) || STOP_WORDS.has(word.replace(/['’](?:s|re|ll|d|ve)$/, '')) || STOP_WORDS.has(word.replace(/['’]/g, ''));
 }
 
-/** Verbs of two words that say what one word says in documentation: "turn on" is "enable". */
+/** Words a visitor uses for what documentation says in other words: "turn on" is "enable". */
 const PHRASES: [RegExp, string][] = [
   [/\b(?:turn|switch)(?:s|ed|ing)? on\b/gi, 'enable'],
   [/\b(?:turn|switch)(?:s|ed|ing)? off\b/gi, 'disable'],
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) on\b/gi, 'enable $1'],
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) off\b/gi, 'disable $1'],
+  // "line by line", "row by row": one after another, as pages say it ("For reading lines from a file, you can loop over the file object").
+  [/\b(line|row|word|char|character|byte|file|item|element|record|chunk|block|page|column|field|key|token|statement|command|table|object|node|frame|message|event|packet|commit|test) by \1\b/gi, '$1s loop over'],
+  // "regardless of upper/lower case", "ignoring case": what pages call case-insensitive.
+  [
+    /\b(?:regardless of|ignoring|ignore|ignores|irrespective of|no matter (?:the|what)|without regard to)\s+(?:(?:the|their|its)\s+)?(?:(?:upper|lower)(?:\s*(?:\/|or|and)\s*(?:upper|lower))?[\s-]?case|case|capitali[sz]ation|letter case)\b/gi,
+    'case-insensitive',
+  ],
 ];
 
 /**

@@ -1222,6 +1222,45 @@ describe('grounding and the embedded answer', () => {
     );
   });
 
+  test('"regardless of upper/lower case" is what the page calls case-insensitive', () => {
+    const letters = {
+      url: 'https://acme.test/docs/names#letters',
+      title: 'Names',
+      section: 'Upper and lower case',
+      markdown: 'A name may mix upper and lower case letters; `acme names upper` turns a name into upper case.',
+    };
+    const insensitive = {
+      url: 'https://acme.test/docs/names#unique-names',
+      title: 'Names',
+      section: 'Unique names',
+      markdown: 'Declare a name column `ci_text` to keep names unique in a case-insensitive way: "Ada" and "ADA" are then the same name.',
+    };
+    assertAnswer(
+      'I want names to be unique regardless of upper/lower case. how?',
+      [letters, insensitive],
+      'Declare a name column `ci_text` to keep names unique in a case-insensitive way: "Ada" and "ADA" are then the same name [1].',
+      [insensitive],
+    );
+  });
+
+  test('"line by line" asks to loop over lines, as the page says it', () => {
+    const reading = {
+      url: 'https://acme.test/docs/exports#reading',
+      title: 'Exports',
+      section: 'Reading an export',
+      markdown: ['`export.read()` returns the whole export file as one string.', '', 'For reading lines from an export file, you can loop over the export object:', '', '```python', 'for line in export:', '    print(line)', '```'].join('\n'),
+    };
+    const format = {
+      url: 'https://acme.test/docs/exports#format',
+      title: 'Exports',
+      section: 'File format',
+      markdown: 'Each line of an export file holds one payment, and a file you read by hand lists the payments by day.',
+    };
+    const answer = composeFrom('How do I read an export file line by line?', [format, reading]);
+    assert.match(answer.text, /For reading lines from an export file, you can loop over the export object \[1\]:\n\n```python\nfor line in export:/, answer.text);
+    assert.deepEqual(answer.cited.map((section) => section.url), [reading.url]);
+  });
+
   test('a "checksum" is what the page calls a digest: a question asking for a checksum is answered where the page says "digest"', () => {
     const largeFiles = { url: 'https://acme.test/docs/uploads#large-files', title: 'Uploads', section: 'Large files', markdown: 'A file larger than 2 GiB is uploaded in parts of 64 MiB.' };
     const digests = {
@@ -2036,7 +2075,7 @@ describe('a page about the question', () => {
   after(() => own.stop());
 
   test('of two passages that answer alike, the one on a page about the question comes first', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I read a file line by line?' } });
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I read the lines of a file?' } });
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/guide#lines', json.text);
     assert.match(json.text, /for line in f/);
   });
