@@ -116,7 +116,7 @@ const SIGNPOST =
   /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b|see\s+(?:also|(?:the\s+)?(?:section|chapter|table|figure|appendix|page|documentation|reference)|below|above)\b)/i;
 
 const SEE_ALSO = /^see also:?$/i;
-/** An entry of a list of further reading: its title (which may hold a colon), then " : " and what it is. */
+/** An entry of a list of further reading: its title (which may hold a colon, unlike DEFINITION_ENTRY's term), then " : " and what it is. */
 const REFERENCE_ENTRY = /^.{1,100}?\s:\s\S/;
 
 /** An entry of a definition list as a passage reads it, its term then its description: "`name` : The name of the new role." */
@@ -151,13 +151,16 @@ const TELLS_HOW = /^to\s+(?!illustrate\b|demonstrate\b|exemplify\b)\p{L}+\b[^.!?
 const TELLS_HOW_WEIGHT = 2;
 
 const WHY_ASKED = /^\s*(?:why|how come)\b/i;
-/** A sentence that announces the reasons listed after it: "There are two factors that produce this result:". */
-const ANNOUNCES_REASONS = /\b(?:reasons?|factors?|causes?)\b[^.!?]*:$/i;
+/** In a sentence ending with a colon, what announces the reasons listed after it: "There are two factors that produce this result:". */
+const REASONS = /\b(?:reasons?|factors?|causes?)\b/i;
 
 /** "What is typing.Protocol for?", "what's the point of …", "why would I use …": what a thing is for, more than what it is. */
-const PURPOSE_ASKED = /^\s*(?:what(?:['’]?s| is| are)\b.*\bfor\s*\??\s*$|what(?:['’]?s| is) the (?:point|purpose|use) of\b|why would (?:i|you|one|anyone) (?:use|want)\b)/i;
+const PURPOSE_ASKED =
+  /^\s*(?:what(?:['’]?s| is| are)\b.*(?<!\b(?:wait|look|search|check|listen|ask|pay|account|test|watch|apply|call|hope|prepare|stand|go)(?:s|ed|ing)?)\s+for\s*\??\s*$|what(?:['’]?s| is) the (?:point|purpose|use) of\b|why would (?:i|you|one|anyone) (?:use|want)\b)/i;
 /** A sentence that says what a thing is for: "Such classes are primarily used with static type checkers …". */
-const TELLS_PURPOSE = /\b(?:(?:are|is|be) (?:\w+ly )?used (?:for|to|with|when|by|in)|useful (?:for|when|to|if)|lets? you|allows? (?:you|one|users?)|purpose|intended (?:for|to)|designed (?:for|to)|makes? it possible)\b/i;
+const TELLS_PURPOSE = /\b(?:(?:are|is|be) (?:\w+ly )?used (?:for|to|with|when)|useful (?:for|when|to|if)|lets? you|allows? (?:you|one|users?)|(?<![\w-])purpose (?:of|is)|intended (?:for|to)|designed (?:for|to)|makes? it possible)\b/i;
+/** Words that ask what a thing is for ("what's the point of …", "why would I use …"), not which thing. */
+const PURPOSE_WORDS = new Set(terms('point purpose use using want'));
 /** The most items quoted as a passage's steps. */
 const MAX_STEPS = 12;
 
@@ -299,9 +302,11 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   // timestamp)`, then `age(timestamp)`) comes first.
   const firstEntryAt = new Map<Passage, number>();
   for (const unit of entries) if (!firstEntryAt.has(unit.passage)) firstEntryAt.set(unit.passage, unit.position);
-  // "What is typing.Protocol for?": a passage about it that says what it is used for.
-  const purposeTold =
-    PURPOSE_ASKED.test(input.question) && units.some((unit) => TELLS_PURPOSE.test(unit.text) && weightOf(questionTerms, (term) => unit.passage.ownHeadingTerms.has(term)) > 0.99);
+  // "What is typing.Protocol for?": a sentence of a passage about it that says what it is used for (purposeTold, once the
+  // passages that can answer are known).
+  const thing = questionTerms.filter((term) => !PURPOSE_WORDS.has(term));
+  const tellsPurposeOf = (unit: Unit) => thing.length > 0 && TELLS_PURPOSE.test(unit.text) && weightOf(thing, (term) => unit.passage.ownHeadingTerms.has(term)) > 0.99;
+  let purposeTold = false;
   const best = (candidates: Unit[], wanted: string[]): { unit: Unit; score: number } | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
@@ -321,15 +326,16 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       // A heading that names the question makes its opening sentence the answer, even in other words.
       const opensHeading = unit.position < 2 && headingMatch > 0;
       const explains = explainsError(unit);
-      // "There are two factors that produce this result:", under a heading that names the question, answers "Why …?" with its list.
-      const reasons = asksWhy && headingMatch > 0 && ANNOUNCES_REASONS.test(unit.text) && unit.passage.blocks[unit.block + 1]?.kind === 'item';
-      if (matched === 0 && !opensHeading && !definitional && !explains && !reasons) continue;
+      // "There are two factors that produce this result:", under headings that hold most of the question, answers "Why …?" with its list.
+      const reasons =
+        asksWhy && unit.text.endsWith(':') && REASONS.test(unit.text) && headingMatch / totalWeight >= MIN_PART_COVERAGE && unit.passage.blocks[unit.block + 1]?.kind === 'item';
+      // "What is … for?" is answered by what that passage says it is for, when it says so, rather than by what it is.
+      const tellsPurpose = purposeTold && tellsPurposeOf(unit);
+      if (matched === 0 && !opensHeading && !definitional && !explains && !reasons && !tellsPurpose) continue;
       // A passage whose own heading names what is asked is about it, whatever its rank.
       const about = weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term));
       // "What is a decorator?" is answered by the first sentence under the heading "decorator", which need not repeat it.
-      // "What is … for?" is answered by what that passage says it is for, when it says so, rather than by what it is.
       const defines = definitional && !purposeTold && unit.position === 0 && about > 0.99;
-      const tellsPurpose = purposeTold && about > 0.99 && TELLS_PURPOSE.test(unit.text);
       const isEntry = entries.has(unit);
       // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
       const coverage =
@@ -370,6 +376,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const covering = (wanted: Set<string>[]) => new Set(passages.filter((passage) => wanted.some((asked) => share(asked, passage.allTerms) >= MIN_COVERAGE)));
   let answerable = covering([required]);
   if (answerable.size === 0 && parts.length > 1) answerable = covering(parts.map((part) => new Set(part.filter((term) => required.has(term)))));
+  purposeTold = PURPOSE_ASKED.test(input.question) && units.some((unit) => answerable.has(unit.passage) && tellsPurposeOf(unit));
   // "staticmethod vs classmethod", "pg_dump vs pg_dumpall": each thing compared is told by the opening of its own entry
   // (retrieval puts them first), in the question's order, when the entries together cover the question.
   const comparedQuotes = passages.filter((passage) => passage.section.compares).flatMap((passage) => {
@@ -914,7 +921,7 @@ function unitsOf(passage: Passage): Unit[] {
   let seeAlso = seeAlsoSection;
   passage.blocks.forEach((block, index) => {
     if (block.kind === 'code') return;
-    if (block.kind === 'prose' && SEE_ALSO.test(block.text.trim())) seeAlso = true;
+    if (block.kind === 'prose' && SEE_ALSO.test(plainInline(block.text).replace(/[*_]/g, '').trim())) seeAlso = true;
     else if (block.kind === 'prose' && !REFERENCE_ENTRY.test(block.text)) seeAlso = seeAlsoSection;
     for (const [at, text] of (block.kind === 'item' ? [cleanInline(block.text)] : block.sentences).entries()) {
       const count = wordCount(text);

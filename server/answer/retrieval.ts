@@ -29,7 +29,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { SETTING_ASKED, SETTING_HEADING, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { inPagesWords, SETTING_ASKED, SETTING_HEADING, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -182,6 +182,9 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   for (const word of contentWords.slice(0, MAX_LEAVE_ONE_OUT))
     for (const synonym of synonymsOf(word).slice(0, 2))
       await ask({ text: contentWords.map((other) => (other === word ? synonym : other)).join(' '), weight: 0.5, limit: PER_QUERY });
+  // And in the pages' words where the visitor's differ: "line by line" is to "loop over" the lines.
+  const pagesWords = inPagesWords(input.question);
+  if (pagesWords) await ask({ text: contentQuery(pagesWords) || pagesWords, weight: 0.5, limit: PER_QUERY });
   if (lastQuestion) await ask({ text: contentQuery(lastQuestion) || lastQuestion, weight: 0.3 });
   if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
@@ -243,18 +246,24 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     const holders = entries.filter((entry) => entry.titleTerms.has(term) || entry.headingTerms.has(term) || entry.bodyTerms.has(term)).length;
     rarity.set(term, Math.log(1 + (entries.length + 1) / (holders + 1)));
   }
-  const totalRarity = [...rarity.values()].reduce((sum, value) => sum + value, 0);
-  const weightedShare = (have: (term: string) => boolean) =>
-    totalRarity === 0 ? 0 : [...questionTerms].reduce((sum, term) => sum + (have(term) ? rarity.get(term)! : 0), 0) / totalRarity;
+  const shareOf = (wanted: readonly string[], have: (term: string) => boolean) => {
+    const total = wanted.reduce((sum, term) => sum + rarity.get(term)!, 0);
+    return total === 0 ? 0 : wanted.reduce((sum, term) => sum + (have(term) ? rarity.get(term)! : 0), 0) / total;
+  };
+  const weightedShare = (have: (term: string) => boolean) => shareOf([...questionTerms], have);
+  const holds = (entry: (typeof entries)[number]) => (term: string) => entry.titleTerms.has(term) || entry.headingTerms.has(term) || entry.bodyTerms.has(term);
   const bestFused = Math.max(0, ...entries.map((entry) => entry.fused));
   const covered = entries.map((entry) => ({
     ...entry,
-    coverage: weightedShare((term) => entry.titleTerms.has(term) || entry.headingTerms.has(term) || entry.bodyTerms.has(term)),
+    coverage: weightedShare(holds(entry)),
   }));
   // A page that several candidates come from, each holding half the question or more, is about what it asks: the tutorial's
   // sections on reading files, not the one parser option that mentions reading lines from a file.
+  // In the visitor's own words: that the page would say "loop over" the lines read "line by line" tells nothing of what else it is about.
+  const typed = new Set(terms(input.question, { asTyped: true }));
+  const typedTerms = [...questionTerms].filter((term) => typed.has(term));
   const sectionsAbout = new Map<string, number>();
-  for (const { hit, coverage } of covered) if (coverage >= 0.5) sectionsAbout.set(hit.pageId, (sectionsAbout.get(hit.pageId) ?? 0) + 1);
+  for (const entry of covered) if ((pagesWords ? shareOf(typedTerms, holds(entry)) : entry.coverage) >= 0.5) sectionsAbout.set(entry.hit.pageId, (sectionsAbout.get(entry.hit.pageId) ?? 0) + 1);
   const scored = covered
     .map(({ hit, markdown, fused, coverage, titleTerms, headingTerms, bodyTerms, sentenceTerms, parentTerms }) => {
       const parentCoverage = weightedShare((term) => parentTerms.has(term));

@@ -141,19 +141,12 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word) || STOP_WORDS.has(word.replace(/['’](?:s|re|ll|d|ve)$/, '')) || STOP_WORDS.has(word.replace(/['’]/g, ''));
 }
 
-/** Words a visitor uses for what documentation says in other words: "turn on" is "enable". */
+/** Verbs of two words that say what one word says in documentation: "turn on" is "enable". */
 const PHRASES: [RegExp, string][] = [
   [/\b(?:turn|switch)(?:s|ed|ing)? on\b/gi, 'enable'],
   [/\b(?:turn|switch)(?:s|ed|ing)? off\b/gi, 'disable'],
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) on\b/gi, 'enable $1'],
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) off\b/gi, 'disable $1'],
-  // "line by line", "row by row": one after another, as pages say it ("For reading lines from a file, you can loop over the file object").
-  [/\b(line|row|word|char|character|byte|file|item|element|record|chunk|block|page|column|field|key|token|statement|command|table|object|node|frame|message|event|packet|commit|test) by \1\b/gi, '$1s loop over'],
-  // "regardless of upper/lower case", "ignoring case": what pages call case-insensitive.
-  [
-    /\b(?:regardless of|ignoring|ignore|ignores|irrespective of|no matter (?:the|what)|without regard to)\s+(?:(?:the|their|its)\s+)?(?:(?:upper|lower)(?:\s*(?:\/|or|and)\s*(?:upper|lower))?[\s-]?case|case|capitali[sz]ation|letter case)\b/gi,
-    'case-insensitive',
-  ],
 ];
 
 /**
@@ -162,6 +155,27 @@ const PHRASES: [RegExp, string][] = [
  * term with its kind (`with_statement`).
  */
 const KEYWORD_NAMED = /\b(as|async|await|break|continue|do|for|from|if|import|in|is|not|or|and|return|try|while|with|yield|where|having|when|then|into|on)\s+(statements?|keywords?|clauses?|operators?|loops?|blocks?)\b/gi;
+
+/**
+ * What a visitor says that pages say in other words, which a page may also say the visitor's way ("line by line"): both
+ * are read as the pages' words (terms), and the question is searched both ways (retrieval), since the index holds the text
+ * as written.
+ */
+const ALSO_SAID: [RegExp, string][] = [
+  // "line by line", "row by row": one after another ("For reading lines from a file, you can loop over the file object").
+  [/\b(line|row|word|char|character|byte|file|item|element|record|chunk|block|page|column|field|key|token|statement|command|table|object|node|frame|message|event|packet|commit|test) by \1\b/gi, '$1s loop over'],
+  // "regardless of upper/lower case", "ignoring case", not "ignoring the case where …": case-insensitive.
+  [
+    /\b(?:regardless of|ignoring|ignore|ignores|irrespective of|without regard to)\s+(?:(?:(?:the|their|its)\s+)?(?:upper|lower)-?(?:\s*(?:\/|or|and)\s*(?:upper|lower))?[\s-]?case|case(?!\s+(?:where|when|that|of|in|which)\b)|capitali[sz]ation|letter case)\b/gi,
+    'case-insensitive',
+  ],
+];
+
+/** A question in the pages' words where the visitor's differ (ALSO_SAID), or undefined. */
+export function inPagesWords(question: string): string | undefined {
+  const said = ALSO_SAID.reduce((result, [pattern, words]) => result.replace(pattern, words), question);
+  return said === question ? undefined : said;
+}
 
 function phrasesAsWords(text: string): string {
   return PHRASES.reduce((result, [pattern, word]) => result.replace(pattern, word), text);
@@ -207,11 +221,15 @@ function keywordsInRuns(text: string): string {
 }
 const CAPITALS_RUNS = /(?<![\p{L}\p{N}_-])[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+(?![\p{L}\p{N}_-])/gu;
 
-/** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
-export function terms(text: string): string[] {
+/**
+ * The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. What a visitor says
+ * that pages say in other words is read as the pages' words (ALSO_SAID), unless `asTyped`.
+ */
+export function terms(text: string, { asTyped = false } = {}): string[] {
   const result: string[] = [];
+  const phrased = phrasesAsWords(text);
   // A call of a function named by a stop word (`now()`, `any(iterable)`) names the function: `now_` is its term.
-  for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(text).replace(KEYWORD_NAMED, '$1_$2'))))) {
+  for (const word of words(keywordsInCapitals(markStopWordCalls(((!asTyped && inPagesWords(phrased)) || phrased).replace(KEYWORD_NAMED, '$1_$2'))))) {
     let known = TERMS_OF_WORD.get(word);
     if (!known) {
       known = termsOfWord(word);
@@ -386,8 +404,9 @@ export function withTypeNames(question: string): string {
  * A question as it asks: without a greeting before it ("hi, how do I …") or thanks and pleas
  * after it ("… pls help", "thanks in advance!"), which say nothing about what is asked and
  * would hide a question's opening ("how", "what is") from what reads it; a request put as
- * one as the question it is (asQuestion); and with the visitor's own names for values read as
- * their types (withTypeNames).
+ * one as the question it is (asQuestion); with the visitor's own names for values read as
+ * their types (withTypeNames); and to stop or keep something from happening read as to
+ * prevent it (withPrevent).
  */
 export function questionAsked(question: string, subject: readonly string[] = []): string {
   // Long runs of white space as one: each pattern below tries every place in a run.
@@ -403,9 +422,9 @@ export function questionAsked(question: string, subject: readonly string[] = [])
 }
 
 /** "stop two bookings from overlapping", "keep users from seeing …": what pages say to prevent, not to stop or cancel. */
-const STOP_FROM = /\b(?:stop|keep)(?=(?:\s+(?!from\b)[^\s.?!,;]+){1,6}\s+from\s+\p{L}+ing\b)/giu;
+const STOP_FROM = /\b(?:stop|keep)(?!\s+\p{L}+ing\b)(?=(?:\s+(?!from\b)[^\s.?!,;]+){1,6}\s+from\s+\p{L}+ing(?:\s+(?:in|on|at|into|over|with|when|while|after|before|the|a|an|my|our|its|their|each|one|other|another|them|it)\b|\s*(?:$|[.?!,;])))/giu;
 
-export function withPrevent(question: string): string {
+function withPrevent(question: string): string {
   return question.replace(STOP_FROM, 'prevent');
 }
 

@@ -1165,8 +1165,10 @@ describe('grounding and the embedded answer', () => {
         '```',
       ].join('\n'),
     };
-    const answer = composeFrom('what is acme.Relay for', [relay]);
-    assert.match(answer.text, /Such classes are primarily used with static checkers that recognize structural typing, for example \[1\]:\n\n```python\ndef route/, answer.text);
+    for (const question of ['what is acme.Relay for', "what's the point of acme.Relay?", 'why would I use acme.Relay?']) {
+      const answer = composeFrom(question, [relay]);
+      assert.match(answer.text, /Such classes are primarily used with static checkers that recognize structural typing, for example \[1\]:\n\n```python\ndef route/, `${question}\n${answer.text}`);
+    }
     const glossary = {
       url: 'https://acme.test/docs/glossary#term-hook',
       title: 'Glossary',
@@ -2075,7 +2077,7 @@ describe('a page about the question', () => {
   after(() => own.stop());
 
   test('of two passages that answer alike, the one on a page about the question comes first', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I read the lines of a file?' } });
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I read a file line by line?' } });
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/guide#lines', json.text);
     assert.match(json.text, /for line in f/);
   });

@@ -24,7 +24,9 @@ test('a greeting before a question and thanks or a plea after it are not what it
 
 test('to stop or keep something from happening asks how to prevent it; to stop a thing that runs does not', () => {
   assert.equal(questionAsked('How can I stop two bookings for the same room from overlapping in time?'), 'How can I prevent two bookings for the same room from overlapping in time?');
-  assert.equal(questionAsked('how do I keep users from seeing drafts'), 'how do I prevent users from seeing drafts');
+  assert.equal(questionAsked('how do I keep users from signing in?'), 'how do I prevent users from signing in?');
+  assert.equal(questionAsked('How do I keep a mapping from string keys to values?'), 'How do I keep a mapping from string keys to values?');
+  assert.equal(questionAsked('how can I stop copying files from staging?'), 'how can I stop copying files from staging?');
   assert.equal(questionAsked('How do I stop a query that another session is running?'), 'How do I stop a query that another session is running?');
   assert.equal(questionAsked('stop the worker from the dashboard'), 'stop the worker from the dashboard');
 });
