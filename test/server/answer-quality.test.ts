@@ -1179,28 +1179,30 @@ describe('grounding and the embedded answer', () => {
   });
 
   test('an entry of a "See also" names other reading: it is not quoted as the answer, though it holds the question\'s words', () => {
-    const testing = {
-      url: 'https://acme.test/docs/testing',
-      title: 'Testing',
-      markdown: [
-        'The `acme.testing` module runs checks against a sandbox ledger.',
-        '',
-        'See also',
-        '',
-        'Stub Libraries Taxonomy',
-        ': An extensive list of tools for stubbing out functions in tests.',
-        '',
-        'Module `acme.fixtures`',
-        ': Another module with a very different flavor.',
-      ].join('\n'),
-    };
-    const stubbing = {
-      url: 'https://acme.test/docs/testing#stubs',
-      title: 'Testing',
-      section: 'Stubs',
-      markdown: 'Call `acme.stubs.replace(target, value)` to stub out a function for the length of one test.',
-    };
-    assertAnswer('How do I stub out a function in my tests?', [testing, stubbing], 'Call `acme.stubs.replace(target, value)` to stub out a function for the length of one test [1].', [stubbing]);
+    for (const seeAlso of ['See also', '**See also:**']) {
+      const testing = {
+        url: 'https://acme.test/docs/testing',
+        title: 'Testing',
+        markdown: [
+          'The `acme.testing` module runs checks against a sandbox ledger.',
+          '',
+          seeAlso,
+          '',
+          'Stub Libraries Taxonomy',
+          ': An extensive list of tools for stubbing out functions in tests.',
+          '',
+          'Module `acme.fixtures`',
+          ': Another module with a very different flavor.',
+        ].join('\n'),
+      };
+      const stubbing = {
+        url: 'https://acme.test/docs/testing#stubs',
+        title: 'Testing',
+        section: 'Stubs',
+        markdown: 'Call `acme.stubs.replace(target, value)` to stub out a function for the length of one test.',
+      };
+      assertAnswer('How do I stub out a function in my tests?', [testing, stubbing], 'Call `acme.stubs.replace(target, value)` to stub out a function for the length of one test [1].', [stubbing]);
+    }
   });
 
   test('to "stop" something "from" happening is to prevent it: the answer is what prevents it, not what stops a running thing', () => {
