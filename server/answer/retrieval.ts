@@ -260,7 +260,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // A page that several candidates come from, each holding half the question or more, is about what it asks: the tutorial's
   // sections on reading files, not the one parser option that mentions reading lines from a file.
   // In the visitor's own words: that the page would say "loop over" the lines read "line by line" tells nothing of what else it is about.
-  const typed = new Set(terms(input.question, { asTyped: true }));
+  const typed = new Set(terms(input.question));
   const typedTerms = [...questionTerms].filter((term) => typed.has(term));
   const sectionsAbout = new Map<string, number>();
   for (const entry of covered) if ((pagesWords ? shareOf(typedTerms, holds(entry)) : entry.coverage) >= 0.5) sectionsAbout.set(entry.hit.pageId, (sectionsAbout.get(entry.hit.pageId) ?? 0) + 1);

@@ -157,9 +157,8 @@ const PHRASES: [RegExp, string][] = [
 const KEYWORD_NAMED = /\b(as|async|await|break|continue|do|for|from|if|import|in|is|not|or|and|return|try|while|with|yield|where|having|when|then|into|on)\s+(statements?|keywords?|clauses?|operators?|loops?|blocks?)\b/gi;
 
 /**
- * What a visitor says that pages say in other words, which a page may also say the visitor's way ("line by line"): both
- * are read as the pages' words (terms), and the question is searched both ways (retrieval), since the index holds the text
- * as written.
+ * What a visitor says that pages say in other words ("line by line" for "loop over" the lines): what a question asks is
+ * read in the pages' words (askedAndTold), and it is searched both ways (retrieval), since a page may say it the visitor's way.
  */
 const ALSO_SAID: [RegExp, string][] = [
   // "line by line", "row by row": one after another ("For reading lines from a file, you can loop over the file object").
@@ -221,15 +220,11 @@ function keywordsInRuns(text: string): string {
 }
 const CAPITALS_RUNS = /(?<![\p{L}\p{N}_-])[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+(?![\p{L}\p{N}_-])/gu;
 
-/**
- * The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. What a visitor says
- * that pages say in other words is read as the pages' words (ALSO_SAID), unless `asTyped`.
- */
-export function terms(text: string, { asTyped = false } = {}): string[] {
+/** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
+export function terms(text: string): string[] {
   const result: string[] = [];
-  const phrased = phrasesAsWords(text);
   // A call of a function named by a stop word (`now()`, `any(iterable)`) names the function: `now_` is its term.
-  for (const word of words(keywordsInCapitals(markStopWordCalls(((!asTyped && inPagesWords(phrased)) || phrased).replace(KEYWORD_NAMED, '$1_$2'))))) {
+  for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(text).replace(KEYWORD_NAMED, '$1_$2'))))) {
     let known = TERMS_OF_WORD.get(word);
     if (!known) {
       known = termsOfWord(word);
@@ -592,7 +587,8 @@ export function askedAndTold(question: string): { asking?: string; asked: string
   const clauses = askingClauses(question);
   // "… to a different timezone like Europe/Berlin": the example says which one, the pages show their own.
   const asking = withoutExample(clauses ?? question) ?? clauses;
-  const asked = [...new Set(terms(asking ?? question))];
+  const read = asking ?? question;
+  const asked = [...new Set(terms(inPagesWords(read) ?? read))];
   return { asking, asked, told: asking ? terms(question).filter((term) => !asked.includes(term)) : [] };
 }
 
