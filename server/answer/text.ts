@@ -416,7 +416,7 @@ export function questionAsked(question: string, subject: readonly string[] = [])
   return withPrevent(withTypeNames(asked.trim() ? asked : question));
 }
 
-/** "stop two bookings from overlapping", "keep users from seeing …": what pages say to prevent, not to stop or cancel. */
+/** "stop two bookings from overlapping", "keep users from signing in": what pages say to prevent, not to stop or cancel ("stop copying files from staging"). */
 const STOP_FROM = /\b(?:stop|keep)(?!\s+\p{L}+ing\b)(?=(?:\s+(?!from\b)[^\s.?!,;]+){1,6}\s+from\s+\p{L}+ing(?:\s+(?:in|on|at|into|over|with|when|while|after|before|the|a|an|my|our|its|their|each|one|other|another|them|it)\b|\s*(?:$|[.?!,;])))/giu;
 
 function withPrevent(question: string): string {
