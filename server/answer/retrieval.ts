@@ -241,9 +241,10 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     };
   });
   // A term most candidates hold tells them apart less than one few hold.
+  const holds = (entry: (typeof entries)[number]) => (term: string) => entry.titleTerms.has(term) || entry.headingTerms.has(term) || entry.bodyTerms.has(term);
   const rarity = new Map<string, number>();
   for (const term of questionTerms) {
-    const holders = entries.filter((entry) => entry.titleTerms.has(term) || entry.headingTerms.has(term) || entry.bodyTerms.has(term)).length;
+    const holders = entries.filter((entry) => holds(entry)(term)).length;
     rarity.set(term, Math.log(1 + (entries.length + 1) / (holders + 1)));
   }
   const shareOf = (wanted: readonly string[], have: (term: string) => boolean) => {
@@ -251,7 +252,6 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     return total === 0 ? 0 : wanted.reduce((sum, term) => sum + (have(term) ? rarity.get(term)! : 0), 0) / total;
   };
   const weightedShare = (have: (term: string) => boolean) => shareOf([...questionTerms], have);
-  const holds = (entry: (typeof entries)[number]) => (term: string) => entry.titleTerms.has(term) || entry.headingTerms.has(term) || entry.bodyTerms.has(term);
   const bestFused = Math.max(0, ...entries.map((entry) => entry.fused));
   const covered = entries.map((entry) => ({
     ...entry,
@@ -260,10 +260,10 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // A page that several candidates come from, each holding half the question or more, is about what it asks: the tutorial's
   // sections on reading files, not the one parser option that mentions reading lines from a file.
   // In the visitor's own words: that the page would say "loop over" the lines read "line by line" tells nothing of what else it is about.
-  const typed = new Set(terms(input.question));
-  const typedTerms = [...questionTerms].filter((term) => typed.has(term));
+  const typed = pagesWords ? new Set(terms(input.question)) : undefined;
+  const typedTerms = typed && [...questionTerms].filter((term) => typed.has(term));
   const sectionsAbout = new Map<string, number>();
-  for (const entry of covered) if ((pagesWords ? shareOf(typedTerms, holds(entry)) : entry.coverage) >= 0.5) sectionsAbout.set(entry.hit.pageId, (sectionsAbout.get(entry.hit.pageId) ?? 0) + 1);
+  for (const entry of covered) if ((typedTerms ? shareOf(typedTerms, holds(entry)) : entry.coverage) >= 0.5) sectionsAbout.set(entry.hit.pageId, (sectionsAbout.get(entry.hit.pageId) ?? 0) + 1);
   const scored = covered
     .map(({ hit, markdown, fused, coverage, titleTerms, headingTerms, bodyTerms, sentenceTerms, parentTerms }) => {
       const parentCoverage = weightedShare((term) => parentTerms.has(term));
