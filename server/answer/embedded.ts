@@ -14,7 +14,7 @@
  */
 import { isTableDelimiter, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, kindsAsNamed, SETTING_ASKED, SETTING_HEADING, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -351,7 +351,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       // "Changed in version 3.9: … raise `ImportError` …" says what a version changed, not what happens now.
       const changeNote = !changesAsked && CHANGE_NOTE.test(unit.text) ? CHANGE_NOTE_WEIGHT : 1;
       // "Which setting …?" asks for a setting's name: its entry says it.
-      const setting = settingAsked && SETTING_HEADING.test(ownHeading(unit.passage.section.section, { withParameters: true })) ? SETTING_ENTRY : 1;
+      const setting = settingAsked && isSettingEntry(unit.passage.section.section) ? SETTING_ENTRY : 1;
       const score =
         (fixesError(unit) ? FIX_WEIGHT : 1) *
         (asksHow && TELLS_HOW.test(unit.text) ? TELLS_HOW_WEIGHT : 1) *

@@ -29,7 +29,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { inPagesWords, SETTING_ASKED, SETTING_HEADING, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -304,7 +304,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         (narrowEntry ? 0.4 : 0) -
         (changes ? 0.5 : 0) -
         (cPages.has(hit.pageId) ? 0.6 : 0) +
-        (settingAsked && SETTING_HEADING.test(ownHeading(hit.section, { withParameters: true })) ? 0.6 : 0);
+        (settingAsked && isSettingEntry(hit.section) ? 0.6 : 0);
       return { hit: { ...hit, markdown }, score, changes, covers: !changes && coverage >= 0.5, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
     .filter((entry) => entry.relevant)

@@ -24,7 +24,8 @@ const STOP_WORDS = new Set(
   ok okay easiest easy best simplest correct proper properly recommended good useful purpose pick prefer
   another many much every better stand stands pls plz thx whats hows wheres whys
   inside within via onto upon toward towards among across
-  sometimes sometime occasionally`
+  sometimes sometime occasionally
+  makes making wants wanted wanting needs needed needing gets getting goes going`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -366,11 +367,19 @@ export function termsDoneWithout(question: string): Set<string> {
 /** A question that asks which setting does something: "Which setting controls …?", "what config option …"; not "What are my options?". */
 export const SETTING_ASKED = /\b(?!what\s+(?:are\s+)?(?:my|our|the)\s+options\b|what\s+options\s+(?:do|does|are)\b)(?:which|what)\s+(?:[\w-]+\s+){0,3}(?:settings?|parameters?|options?|flags?|variables?|knobs?)\b/i;
 
+/** A heading that is a setting's entry: a name with its type (`work_mem (integer)`), or a command-line option (`-O`, `--schema-only`, `-f file, --file=file`). */
+const SETTING_HEADING = /^(?:[a-z_][\w.]*\s*\((?:integer|boolean|string|enum|floating point|real|int|bool)\)|--?[\w-]+(?:[ =]\S+)?(?:,\s*--?[\w-]+(?:[ =]\S+)?)*)$/;
+const ENVIRONMENT_VARIABLE = /^[A-Z][A-Z0-9_]{3,}$/;
+
 /**
- * A heading that is a setting's entry: a name with its type (`work_mem (integer)`), an environment
- * variable (`PYTHONOPTIMIZE`), or a command-line option (`-O`, `--schema-only`, `-f file, --file=file`).
+ * Whether a section (its heading path, "Memory › work_mem (integer)") is a setting's entry. A name in capitals
+ * (`PYTHONOPTIMIZE`) is an environment variable's only under a heading about the environment: `UNLOGGED` among
+ * CREATE TABLE's parameters is SQL.
  */
-export const SETTING_HEADING = /^(?:[a-z_][\w.]*\s*\((?:integer|boolean|string|enum|floating point|real|int|bool)\)|[A-Z][A-Z0-9_]{3,}|--?[\w-]+(?:[ =]\S+)?(?:,\s*--?[\w-]+(?:[ =]\S+)?)*)$/;
+export function isSettingEntry(section: string | undefined): boolean {
+  const own = ownHeading(section, { withParameters: true });
+  return SETTING_HEADING.test(own) || (ENVIRONMENT_VARIABLE.test(own) && /\benvironment\b/i.test(parentHeadings(section)));
+}
 
 /** The share of a heading's words (numbers aside) that the question asks about: 1 when it names just that. */
 export function headingExactness(heading: Set<string>, asked: Iterable<string>): number {

@@ -523,6 +523,10 @@ const QUALITY_PAGES = [
       '',
       'Sets the base maximum amount of memory a query operation such as a sort uses before writing to temporary disk files.',
       '',
+      '## upkeep_mem (integer)',
+      '',
+      'Specifies the maximum amount of memory used by upkeep operations, such as building the index of a journal.',
+      '',
       '## Host limits',
       '',
       'To raise the number of open files the host allows, increase its limits: a host with many concurrent sessions may reach its maximum of open files.',
@@ -756,6 +760,12 @@ const QUALITY_PAGES = [
   onePassagePage('refund-rules', 'Refund rules', 'Held payments', 'On a refund, an escrow is released to the buyer at once, while a deposit is returned only when the booking was cancelled early.'),
   commandPage('SETTLE', 'close the payments of a day', "`SETTLE` closes the day's payments and sends them to the bank. A settled day can no longer take refunds."),
   commandPage('REOPEN', 'undo a settlement', '`REOPEN` undoes the last settlement of a day, as long as the bank has not paid it out.'),
+  {
+    // A parameter in capitals that is SQL, not an environment variable.
+    url: 'https://acme.test/docs/commands/create-journal',
+    title: 'CREATE JOURNAL',
+    content: ['# CREATE JOURNAL', '', '## Parameters', '', '### UNSYNCED', '', 'If specified, the journal is never synced to disk, which makes building its index on big journals considerably faster.'].join('\n'),
+  },
 ];
 
 /** A page of one section under its title. */
@@ -1685,6 +1695,12 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('Which setting controls how much memory a sort may use before it spills to disk?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/server-settings#sort_memory-integer', json.text);
     assert.match(json.text, /^`sort_memory \(integer\)`: Sets the base maximum amount of memory/);
+  });
+
+  test('"Which memory setting makes … go faster?" is answered by the entry of a setting, whose name the visitor cannot know, not by a parameter in capitals that shares more words', async () => {
+    const { json } = await ask('which memory setting makes building the index of a big journal go faster?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/server-settings#upkeep_mem-integer', json.text);
+    assert.match(json.text, /^`upkeep_mem \(integer\)`: Specifies the maximum amount of memory used by upkeep operations/);
   });
 
   test('a page of C declarations answers questions about C only: "How do I clear the lines of a receipt?" is answered by the guide, not by `void Receipt_Clear(…)`', async () => {
