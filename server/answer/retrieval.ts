@@ -277,7 +277,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       const followUp = share(conversationTerms, new Set([...titleTerms, ...headingTerms, ...bodyTerms]));
       const onThisPage = contextPage !== undefined && normaliseUrl(hit.url) === contextPage;
       // A page's opening section is headed by its title: "CREATE MATERIALIZED VIEW" names more than "create a view".
-      const offTopic = unaskedHeadingShare(hit.section || hit.title, askedAbout);
+      // For "What is …?", a section's number ("31.1. Publication") does not make it narrower than the command that drops one.
+      const offTopic = unaskedHeadingShare(hit.section || hit.title, askedAbout, { numbersAside: asksDefinition });
       const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
       const changes = !asksAboutChanges && isReleaseNotes(hit);
       const ownHeadingText = entryHeadingOf(hit);

@@ -661,9 +661,9 @@ const GENERIC_HEADING_TERMS = new Set(['introduction', 'overview', 'description'
  * How much of a section's heading names things nobody asked about: "Windows" under
  * "Installing" answers "how do I install?" only for Windows users.
  */
-export function unaskedHeadingShare(heading: string | undefined, askedAbout: Set<string>): number {
-  // An entry's parameters (`zip(*iterables, strict=False)`) are not what it is about.
-  const headingTerms = new Set(terms((heading ?? '').replace(/\([^()]*\)/g, ' ')).filter((term) => !GENERIC_HEADING_TERMS.has(term)));
+export function unaskedHeadingShare(heading: string | undefined, askedAbout: Set<string>, options: { numbersAside?: boolean } = {}): number {
+  // An entry's parameters (`zip(*iterables, strict=False)`) are not what it is about; nor, when asked to be set aside, its section's number.
+  const headingTerms = new Set(terms((heading ?? '').replace(/\([^()]*\)/g, ' ')).filter((term) => !GENERIC_HEADING_TERMS.has(term) && !(options.numbersAside && /^\d+$/.test(term))));
   if (headingTerms.size === 0) return 0;
   return 1 - share(headingTerms, askedAbout);
 }

@@ -760,6 +760,12 @@ const QUALITY_PAGES = [
   onePassagePage('refund-rules', 'Refund rules', 'Held payments', 'On a refund, an escrow is released to the buyer at once, while a deposit is returned only when the booking was cancelled early.'),
   commandPage('SETTLE', 'close the payments of a day', "`SETTLE` closes the day's payments and sends them to the bank. A settled day can no longer take refunds."),
   commandPage('REOPEN', 'undo a settlement', '`REOPEN` undoes the last settlement of a day, as long as the bank has not paid it out.'),
+  // A numbered chapter's section on a concept ("31.1. Publication"), and a command's reference page that names it.
+  { url: 'https://acme.test/docs/remittances', title: '31.1. Remittance', content: ['# 31.1. Remittance', '', 'A remittance is a set of payments sent together to one supplier, with one statement for all of them. Each payment keeps its own reference, and the bank of the supplier receives them in one transfer on the day the batch closes; payments added after that day wait for the next batch, and a supplier with no payments that day receives nothing. The statement lists every payment with its order number, its amount and its currency, so the supplier can match each one to an invoice without asking.'].join('\n') },
+  remittanceCommand('CREATE', 'define a new remittance', 'adds a new remittance to the current ledger'),
+  remittanceCommand('ALTER', 'change the definition of a remittance', 'changes the supplier or the day of an existing remittance'),
+  remittanceCommand('DROP', 'remove a remittance', 'removes an existing remittance'),
+  remittanceCommand('SEND', 'send a remittance now', 'sends an existing remittance before its day'),
   {
     // A parameter in capitals that is SQL, not an environment variable.
     url: 'https://acme.test/docs/commands/create-journal',
@@ -767,6 +773,16 @@ const QUALITY_PAGES = [
     content: ['# CREATE JOURNAL', '', '## Parameters', '', '### UNSYNCED', '', 'If specified, the journal is never synced to disk, which makes building its index on big journals considerably faster.'].join('\n'),
   },
 ];
+
+/** A reference page of a command on remittances, with the sections the PostgreSQL manual gives one. */
+function remittanceCommand(verb: string, purpose: string, does: string) {
+  const name = `${verb} REMITTANCE`;
+  return {
+    url: `https://acme.test/docs/commands/${verb.toLowerCase()}-remittance`,
+    title: name,
+    content: [`# ${name}`, '', `${name} — ${purpose}`, '', '## Description', '', `\`${name}\` ${does}. A remittance can only be changed by its owner.`, '', '## Parameters', '', '`name`: the name of the remittance.', '', '## Examples', '', `${verb[0]}${verb.slice(1).toLowerCase()} a remittance:`, '', '```', `${name} weekly;`, '```', '', '## Compatibility', '', `\`${name}\` is an Acme extension of the remittance commands.`].join('\n'),
+  };
+}
 
 /** A page of one section under its title. */
 function onePassagePage(slug: string, title: string, heading: string, text: string) {
@@ -1701,6 +1717,12 @@ describe('grounding and the embedded answer', () => {
     const { json } = await ask('which memory setting makes building the index of a big journal go faster?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/server-settings#upkeep_mem-integer', json.text);
     assert.match(json.text, /^`upkeep_mem \(integer\)`: Specifies the maximum amount of memory used by upkeep operations/);
+  });
+
+  test('"What is a remittance?" is answered by the section on it, whose number ("31.1.") names nothing, not by the command that drops one', async () => {
+    const { json } = await ask('What is a remittance?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/remittances', json.text);
+    assert.match(json.text, /^A remittance is a set of payments sent together to one supplier/);
   });
 
   test('a page of C declarations answers questions about C only: "How do I clear the lines of a receipt?" is answered by the guide, not by `void Receipt_Clear(…)`', async () => {
