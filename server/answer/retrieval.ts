@@ -277,13 +277,16 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       const followUp = share(conversationTerms, new Set([...titleTerms, ...headingTerms, ...bodyTerms]));
       const onThisPage = contextPage !== undefined && normaliseUrl(hit.url) === contextPage;
       // A page's opening section is headed by its title: "CREATE MATERIALIZED VIEW" names more than "create a view".
+      const settingEntry = settingAsked && isSettingEntry(hit.section);
+      // "Which setting …?" asks for a name the visitor cannot know: the setting's name heading its entry is not off the question.
       // For "What is …?", a section's number ("31.1. Publication") does not make it narrower than the command that drops one.
-      const offTopic = unaskedHeadingShare(hit.section || hit.title, askedAbout, { numbersAside: asksDefinition });
+      const offTopic = settingEntry ? 0 : unaskedHeadingShare(hit.section || hit.title, askedAbout, { numbersAside: asksDefinition });
       const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
       const changes = !asksAboutChanges && isReleaseNotes(hit);
       const ownHeadingText = entryHeadingOf(hit);
-      const defines = asksDefinition && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
-      const narrowEntry = asksDefinition && !namesIdentifier && isApiHeading(ownHeadingText);
+      const narrowEntry = asksDefinition && !namesIdentifier && (isApiHeading(ownHeadingText) || (!hit.section && (NAME_TITLE.test(hit.title) || CHANGING_COMMAND.test(hit.title))));
+      // A narrow entry headed by the very word ("37.23. domains", the view) does not define it.
+      const defines = asksDefinition && !narrowEntry && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       // The entry of the API the question names is what it asks about; the first of them most. A reference table's
       // row that the name heads ("| `unnest` ( `anyarray` ) → …") is its entry too, as a heading found by name is.
       const namedIndex = entriesNamed.findIndex((entry) => entry.id === hit.id);
@@ -305,7 +308,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         (narrowEntry ? 0.4 : 0) -
         (changes ? 0.5 : 0) -
         (cPages.has(hit.pageId) ? 0.6 : 0) +
-        (settingAsked && isSettingEntry(hit.section) ? 0.6 : 0);
+        (settingEntry ? 0.6 : 0);
       return { hit: { ...hit, markdown }, score, changes, covers: !changes && coverage >= 0.5, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
     .filter((entry) => entry.relevant)
@@ -612,6 +615,15 @@ const OPENING_NAME_WORDS = 4;
 function entryHeadingOf(hit: SectionHit): string {
   return ownHeading(hit.section, { withParameters: true }) || hit.title;
 }
+
+/**
+ * A page titled by a name in lower case after its number ("37.23. domains", "53.11. pg_class"): the reference page of a
+ * view or a catalog, which the manual's prose never titles so. What a domain is, is told under "Domain Types".
+ */
+const NAME_TITLE = /^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+[a-z][a-z0-9_]*\s*$/;
+
+/** The reference page of a command that changes or removes a thing ("DROP SEQUENCE"), which tells what that does, not what the thing is. */
+const CHANGING_COMMAND = /^\s*(?:DROP|ALTER)\s+[A-Z]/;
 
 /** Hits with the markdown of their sections, for quoting. */
 async function withMarkdown(db: Queryable, hits: SectionHit[]): Promise<RetrievedSection[]> {

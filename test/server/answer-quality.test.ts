@@ -762,10 +762,16 @@ const QUALITY_PAGES = [
   commandPage('REOPEN', 'undo a settlement', '`REOPEN` undoes the last settlement of a day, as long as the bank has not paid it out.'),
   // A numbered chapter's section on a concept ("31.1. Publication"), and a command's reference page that names it.
   { url: 'https://acme.test/docs/remittances', title: '31.1. Remittance', content: ['# 31.1. Remittance', '', 'A remittance is a set of payments sent together to one supplier, with one statement for all of them. Each payment keeps its own reference, and the bank of the supplier receives them in one transfer on the day the batch closes; payments added after that day wait for the next batch, and a supplier with no payments that day receives nothing. The statement lists every payment with its order number, its amount and its currency, so the supplier can match each one to an invoice without asking.'].join('\n') },
-  remittanceCommand('CREATE', 'define a new remittance', 'adds a new remittance to the current ledger'),
-  remittanceCommand('ALTER', 'change the definition of a remittance', 'changes the supplier or the day of an existing remittance'),
-  remittanceCommand('DROP', 'remove a remittance', 'removes an existing remittance'),
-  remittanceCommand('SEND', 'send a remittance now', 'sends an existing remittance before its day'),
+  // The reference page of a view, titled by its name as the manual's information schema is.
+  { url: 'https://acme.test/docs/views/remittances', title: '37.23. remittances', content: ['# 37.23. remittances', '', 'The view `remittances` contains all remittances defined in the current ledger. Only those remittances are shown that the current user owns.'].join('\n') },
+  commandReference('CREATE REMITTANCE', 'define a new remittance', '`CREATE REMITTANCE` adds a new remittance to the current ledger. A remittance can only be changed by its owner.'),
+  commandReference('ALTER REMITTANCE', 'change the definition of a remittance', '`ALTER REMITTANCE` changes the supplier or the day of an existing remittance. A remittance can only be changed by its owner.'),
+  commandReference('DROP REMITTANCE', 'remove a remittance', '`DROP REMITTANCE` removes an existing remittance. A remittance can only be changed by its owner.'),
+  commandReference('SEND REMITTANCE', 'send a remittance now', '`SEND REMITTANCE` sends an existing remittance before its day. A remittance can only be changed by its owner.'),
+  // Commands on a thing no chapter explains: what it is, is told where it is created.
+  commandReference('CREATE STANDING ORDER', 'define a new standing order', '`CREATE STANDING ORDER` creates a new standing order. A standing order is a payment the ledger repeats on a schedule until it is dropped.'),
+  commandReference('ALTER STANDING ORDER', 'change the definition of a standing order', '`ALTER STANDING ORDER` changes the schedule of an existing standing order.'),
+  commandReference('DROP STANDING ORDER', 'remove a standing order', '`DROP STANDING ORDER` removes a standing order.'),
   {
     // A parameter in capitals that is SQL, not an environment variable.
     url: 'https://acme.test/docs/commands/create-journal',
@@ -774,13 +780,12 @@ const QUALITY_PAGES = [
   },
 ];
 
-/** A reference page of a command on remittances, with the sections the PostgreSQL manual gives one. */
-function remittanceCommand(verb: string, purpose: string, does: string) {
-  const name = `${verb} REMITTANCE`;
+/** A command's reference page with the sections the PostgreSQL manual gives one: "DROP REMITTANCE — remove a remittance", its description, parameters, an example. */
+function commandReference(name: string, purpose: string, description: string) {
   return {
-    url: `https://acme.test/docs/commands/${verb.toLowerCase()}-remittance`,
+    url: `https://acme.test/docs/commands/${name.toLowerCase().replace(/ /g, '-')}`,
     title: name,
-    content: [`# ${name}`, '', `${name} — ${purpose}`, '', '## Description', '', `\`${name}\` ${does}. A remittance can only be changed by its owner.`, '', '## Parameters', '', '`name`: the name of the remittance.', '', '## Examples', '', `${verb[0]}${verb.slice(1).toLowerCase()} a remittance:`, '', '```', `${name} weekly;`, '```', '', '## Compatibility', '', `\`${name}\` is an Acme extension of the remittance commands.`].join('\n'),
+    content: [`# ${name}`, '', `${name} — ${purpose}`, '', '## Description', '', description, '', '## Parameters', '', '`name`: the name of the object.', '', '## Examples', '', '```', `${name} weekly;`, '```', '', '## Compatibility', '', `\`${name}\` is an Acme extension.`].join('\n'),
   };
 }
 
@@ -1719,10 +1724,16 @@ describe('grounding and the embedded answer', () => {
     assert.match(json.text, /^`upkeep_mem \(integer\)`: Specifies the maximum amount of memory used by upkeep operations/);
   });
 
-  test('"What is a remittance?" is answered by the section on it, whose number ("31.1.") names nothing, not by the command that drops one', async () => {
+  test('"What is a remittance?" is answered by the section on it, whose number ("31.1.") names nothing, not by the view named after it nor the command that drops one', async () => {
     const { json } = await ask('What is a remittance?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/remittances', json.text);
     assert.match(json.text, /^A remittance is a set of payments sent together to one supplier/);
+  });
+
+  test('"What is a standing order?" is answered where one is created, not by the commands that change or drop one', async () => {
+    const { json } = await ask('What is a standing order?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/commands/create-standing-order', json.text);
+    assert.match(json.text, /A standing order is a payment the ledger repeats on a schedule/);
   });
 
   test('a page of C declarations answers questions about C only: "How do I clear the lines of a receipt?" is answered by the guide, not by `void Receipt_Clear(…)`', async () => {
