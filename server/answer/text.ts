@@ -592,13 +592,25 @@ export function askingClauses(question: string): string | undefined {
  * what it asks, and what it only tells weighs as the conversation does. `asking` is the
  * clauses that ask, when the question also tells.
  */
-export function askedAndTold(question: string): { asking?: string; asked: string[]; told: string[] } {
+export function askedAndTold(typed: string): { asking?: string; asked: string[]; told: string[] } {
+  const question = withoutNamesOfOwn(typed);
   const clauses = askingClauses(question);
   // "… to a different timezone like Europe/Berlin": the example says which one, the pages show their own.
   const asking = withoutExample(clauses ?? question) ?? clauses;
   const read = asking ?? question;
   const asked = [...new Set(terms(inPagesWords(read) ?? read))];
-  return { asking, asked, told: asking ? terms(question).filter((term) => !asked.includes(term)) : [] };
+  // The names only tell, as the rest of a question told beside what it asks: a page that shows the same message with them helps.
+  const told = [...(asking ? terms(question) : []), ...(question === typed ? [] : terms(typed))];
+  return { asking, asked, told: [...new Set(told)].filter((term) => !asked.includes(term)) };
+}
+
+/**
+ * A question without the names a pasted error message quotes in double quotes, the visitor's own ("database "test" is
+ * being accessed by other users", `File "app.py"`): no page says them, and where one does ("The first test …") it is
+ * about something else. The message's words around them are what the pages explain.
+ */
+function withoutNamesOfOwn(question: string): string {
+  return errorMessageIn(question) ? question.replace(/"[^"\n]{1,100}"/g, ' ') : question;
 }
 
 /** An example closing what a question asks: "like Europe/Berlin", "such as pg_trgm", "e.g. `[[0] * 3] * 3`". */

@@ -1431,6 +1431,12 @@ describe('grounding and the embedded answer', () => {
     assertAnswer('WARNING:  there is no ledger in progress', [closing, archiving], 'Issuing `CLOSE` when no ledger is open does nothing: the ledger stays in progress [1].', [closing]);
   });
 
+  test('the names a pasted error quotes ("test") are the visitor\'s own: the answer is the passage on the message, not one that says the name', () => {
+    const dropping = { url: 'https://acme.test/docs/drop-ledger', title: 'DROP LEDGER', markdown: 'A ledger cannot be dropped while other sessions access it: the drop fails with an error. End those sessions first, or drop it with `FORCE`.' };
+    const testing = { url: 'https://acme.test/docs/test-mode', title: 'Test mode', markdown: 'In test mode, other sessions can access the test payments of a ledger, and a test ledger is dropped after a day.' };
+    assertAnswer('ERROR:  ledger "test" is being accessed by other sessions -- when trying to drop it', [testing, dropping], 'A ledger cannot be dropped while other sessions access it: the drop fails with an error. End those sessions first, or drop it with `FORCE` [1].', [dropping]);
+  });
+
   test('a pasted error is shown by the example that shows it, not by the next example after the sentence explaining it', () => {
     const markdown = [
       'When a payout exceeds the daily cap, it is refused:',
