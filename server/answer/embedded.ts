@@ -351,7 +351,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       // "Changed in version 3.9: … raise `ImportError` …" says what a version changed, not what happens now.
       const changeNote = !changesAsked && CHANGE_NOTE.test(unit.text) ? CHANGE_NOTE_WEIGHT : 1;
       // "Which setting …?" asks for a setting's name: its entry says it.
-      const setting = settingAsked && isSettingEntry(unit.passage.section.section) ? SETTING_ENTRY : 1;
+      const setting = settingAsked && isSettingEntry(unit.passage.section.section, unit.passage.section.title) ? SETTING_ENTRY : 1;
       const score =
         (fixesError(unit) ? FIX_WEIGHT : 1) *
         (asksHow && TELLS_HOW.test(unit.text) ? TELLS_HOW_WEIGHT : 1) *

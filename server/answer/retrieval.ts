@@ -276,17 +276,22 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       const sentenceCoverage = Math.max(0, ...sentenceTerms.map((sentence) => weightedShare((term) => sentence.has(term))));
       const followUp = share(conversationTerms, new Set([...titleTerms, ...headingTerms, ...bodyTerms]));
       const onThisPage = contextPage !== undefined && normaliseUrl(hit.url) === contextPage;
+      const settingEntry = settingAsked && isSettingEntry(hit.section, hit.title);
       // A page's opening section is headed by its title: "CREATE MATERIALIZED VIEW" names more than "create a view".
-      const settingEntry = settingAsked && isSettingEntry(hit.section);
       // "Which setting …?" asks for a name the visitor cannot know: the setting's name heading its entry is not off the question.
       // For "What is …?", a section's number ("31.1. Publication") does not make it narrower than the command that drops one.
       const offTopic = settingEntry ? 0 : unaskedHeadingShare(hit.section || hit.title, askedAbout, { numbersAside: asksDefinition });
       const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
       const changes = !asksAboutChanges && isReleaseNotes(hit);
       const ownHeadingText = entryHeadingOf(hit);
-      const narrowEntry = asksDefinition && !namesIdentifier && (isApiHeading(ownHeadingText) || (!hit.section && (NAME_TITLE.test(hit.title) || CHANGING_COMMAND.test(hit.title))));
-      // A narrow entry headed by the very word ("37.23. domains", the view) does not define it.
-      const defines = asksDefinition && !narrowEntry && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
+      // A page of a view named by the word asked about ("37.23. domains"), or of a command that changes or drops the thing,
+      // is not what it is, unless the question asks about a view or that command ("What does DROP OWNED do?").
+      const namedByTitle =
+        asksDefinition &&
+        !hit.section &&
+        ((NAME_TITLE.test(hit.title) && !VIEW_ASKED.test(input.question)) || (CHANGING_COMMAND.test(hit.title) && unaskedHeadingShare(hit.title, questionTerms) > 0));
+      const narrowEntry = asksDefinition && !namesIdentifier && (isApiHeading(ownHeadingText) || namedByTitle);
+      const defines = asksDefinition && !namedByTitle && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       // The entry of the API the question names is what it asks about; the first of them most. A reference table's
       // row that the name heads ("| `unnest` ( `anyarray` ) → …") is its entry too, as a heading found by name is.
       const namedIndex = entriesNamed.findIndex((entry) => entry.id === hit.id);
@@ -621,6 +626,9 @@ function entryHeadingOf(hit: SectionHit): string {
  * view or a catalog, which the manual's prose never titles so. What a domain is, is told under "Domain Types".
  */
 const NAME_TITLE = /^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+[a-z][a-z0-9_]*\s*$/;
+
+/** A question about a view or a system catalog, which such a page is. */
+const VIEW_ASKED = /\b(?:views?|catalogs?)\b/i;
 
 /** The reference page of a command that changes or removes a thing ("DROP SEQUENCE"), which tells what that does, not what the thing is. */
 const CHANGING_COMMAND = /^\s*(?:DROP|ALTER)\s+[A-Z]/;

@@ -25,7 +25,7 @@ const STOP_WORDS = new Set(
   another many much every better stand stands pls plz thx whats hows wheres whys
   inside within via onto upon toward towards among across
   sometimes sometime occasionally
-  makes making wants wanted wanting needs needed needing gets getting goes going`
+  makes making wants wanted wanting needs needed needing getting goes going`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -373,12 +373,12 @@ const ENVIRONMENT_VARIABLE = /^[A-Z][A-Z0-9_]{3,}$/;
 
 /**
  * Whether a section (its heading path, "Memory › work_mem (integer)") is a setting's entry. A name in capitals
- * (`PYTHONOPTIMIZE`) is an environment variable's only under a heading about the environment: `UNLOGGED` among
- * CREATE TABLE's parameters is SQL.
+ * (`PYTHONOPTIMIZE`) is an environment variable's only under a heading, or on a page, about the environment:
+ * `UNLOGGED` among CREATE TABLE's parameters is SQL.
  */
-export function isSettingEntry(section: string | undefined): boolean {
+export function isSettingEntry(section: string | undefined, title = ''): boolean {
   const own = ownHeading(section, { withParameters: true });
-  return SETTING_HEADING.test(own) || (ENVIRONMENT_VARIABLE.test(own) && /\benvironment\b/i.test(parentHeadings(section)));
+  return SETTING_HEADING.test(own) || (ENVIRONMENT_VARIABLE.test(own) && /\benviron/i.test(`${parentHeadings(section)} ${title}`));
 }
 
 /** The share of a heading's words (numbers aside) that the question asks about: 1 when it names just that. */
@@ -605,12 +605,17 @@ export function askedAndTold(typed: string): { asking?: string; asked: string[];
 }
 
 /**
- * A question without the names a pasted error message quotes in double quotes, the visitor's own ("database "test" is
- * being accessed by other users", `File "app.py"`): no page says them, and where one does ("The first test …") it is
- * about something else. The message's words around them are what the pages explain.
+ * A question without the names a pasted error message quotes in double quotes, the visitor's own (`database "test" is
+ * being accessed by other users`, `relation "orders" does not exist`): no page says them, and where one does ("The first
+ * test …") it is about something else. The message's words around them are what the pages explain. Only names within
+ * the message, one word each; a keyword in capitals (`syntax error at or near "RETURNING"`) is what it is about.
  */
 function withoutNamesOfOwn(question: string): string {
-  return errorMessageIn(question) ? question.replace(/"[^"\n]{1,100}"/g, ' ') : question;
+  const message = errorMessageIn(question);
+  const at = message === undefined ? -1 : question.lastIndexOf(message);
+  if (at === -1) return question;
+  const names = message!.replace(/["“]([^"“”\s]{1,63})["”]/g, (quoted, name: string) => (/^[A-Z][A-Z_ ]*$/.test(name) ? quoted : ' '));
+  return question.slice(0, at) + names + question.slice(at + message!.length);
 }
 
 /** An example closing what a question asks: "like Europe/Berlin", "such as pg_trgm", "e.g. `[[0] * 3] * 3`". */

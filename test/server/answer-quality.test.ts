@@ -761,9 +761,10 @@ const QUALITY_PAGES = [
   commandPage('SETTLE', 'close the payments of a day', "`SETTLE` closes the day's payments and sends them to the bank. A settled day can no longer take refunds."),
   commandPage('REOPEN', 'undo a settlement', '`REOPEN` undoes the last settlement of a day, as long as the bank has not paid it out.'),
   // A numbered chapter's section on a concept ("31.1. Publication"), and a command's reference page that names it.
-  { url: 'https://acme.test/docs/remittances', title: '31.1. Remittance', content: ['# 31.1. Remittance', '', 'A remittance is a set of payments sent together to one supplier, with one statement for all of them. Each payment keeps its own reference, and the bank of the supplier receives them in one transfer on the day the batch closes; payments added after that day wait for the next batch, and a supplier with no payments that day receives nothing. The statement lists every payment with its order number, its amount and its currency, so the supplier can match each one to an invoice without asking.'].join('\n') },
+  { url: 'https://acme.test/docs/remittances', title: '31.1.2. Remittance', content: ['# 31.1.2. Remittance', '', 'A remittance is a set of payments sent together to one supplier, with one statement for all of them. Each payment keeps its own reference, and the bank of the supplier receives them in one transfer on the day the batch closes; payments added after that day wait for the next batch, and a supplier with no payments that day receives nothing. The statement lists every payment with its order number, its amount and its currency, so the supplier can match each one to an invoice without asking.'].join('\n') },
   // The reference page of a view, titled by its name as the manual's information schema is.
   { url: 'https://acme.test/docs/views/remittances', title: '37.23. remittances', content: ['# 37.23. remittances', '', 'The view `remittances` contains all remittances defined in the current ledger. Only those remittances are shown that the current user owns.'].join('\n') },
+  { url: 'https://acme.test/docs/remittance-changes', title: '31.2. Changing Remittances', content: ['# 31.2. Changing Remittances', '', 'When a remittance was set up for the wrong supplier, you can drop it and create it again, or alter the remittance in place, which keeps its payments.'].join('\n') },
   commandReference('CREATE REMITTANCE', 'define a new remittance', '`CREATE REMITTANCE` adds a new remittance to the current ledger. A remittance can only be changed by its owner.'),
   commandReference('ALTER REMITTANCE', 'change the definition of a remittance', '`ALTER REMITTANCE` changes the supplier or the day of an existing remittance. A remittance can only be changed by its owner.'),
   commandReference('DROP REMITTANCE', 'remove a remittance', '`DROP REMITTANCE` removes an existing remittance. A remittance can only be changed by its owner.'),
@@ -1730,16 +1731,19 @@ describe('grounding and the embedded answer', () => {
     assert.match(json.text, /^`upkeep_mem \(integer\)`: Specifies the maximum amount of memory used by upkeep operations/);
   });
 
-  test('"What is a remittance?" is answered by the section on it, whose number ("31.1.") names nothing, not by the view named after it nor the command that drops one', async () => {
+  test('"What is a remittance?" is answered by the section on it, whose number ("31.1.2.") names nothing, not by the view named after it nor the command that drops one', async () => {
     const { json } = await ask('What is a remittance?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/remittances', json.text);
     assert.match(json.text, /^A remittance is a set of payments sent together to one supplier/);
   });
 
-  test('"What is a standing order?" is answered where one is created, not by the commands that change or drop one', async () => {
+  test('"What is a standing order?" is answered where one is created, not by the commands that change or drop one, unless one is asked about', async () => {
     const { json } = await ask('What is a standing order?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/commands/create-standing-order', json.text);
     assert.match(json.text, /A standing order is a payment the ledger repeats on a schedule/);
+    // A question about such a command is answered by its page.
+    const altering = await ask('What is ALTER REMITTANCE?');
+    assert.equal(altering.json.sources[0]?.url, 'https://acme.test/docs/commands/alter-remittance', altering.json.text);
   });
 
   test('a page of C declarations answers questions about C only: "How do I clear the lines of a receipt?" is answered by the guide, not by `void Receipt_Clear(…)`', async () => {

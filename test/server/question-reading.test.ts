@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askedAndTold, askingClauses, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
+import { askedAndTold, askingClauses, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -200,4 +200,27 @@ test('a heading is the entry of a name when it names just that, as an entry, a p
   assert.ok(!headedBy('list', 'Linked lists'));
   // A plural heading of a kind word heads a list of such things ("Functions"), not what one is.
   assert.ok(!headedBy('function', 'F.33.1. Functions'));
+});
+
+test('the names a pasted error quotes are the visitor\'s own: they tell, and are not asked; a keyword in capitals and quoted words outside the error are', () => {
+  assert.deepEqual(askedAndTold('ERROR:  database "test" is being accessed by other users').told, terms('test'));
+  assert.ok(!askedAndTold('ERROR:  database "test" is being accessed by other users').asked.includes(terms('test')[0]!));
+  // The error itself in quotes: its names still go, its words stay.
+  const quoted = askedAndTold('I get "ERROR: database "test" is being accessed by other users" when dropping');
+  assert.deepEqual(quoted.told, terms('test'));
+  for (const word of ['database', 'accessed', 'users', 'dropping']) assert.ok(quoted.asked.includes(terms(word)[0]!), word);
+  assert.ok(askedAndTold('ERROR:  database “test” is being accessed by other users').told.includes(terms('test')[0]!));
+  assert.ok(askedAndTold('ERROR:  syntax error at or near "RETURNING"').asked.includes(terms('returning')[0]!));
+  assert.ok(askedAndTold('I set "statement_timeout" but get ERROR:  canceling statement due to statement timeout').asked.includes('statement_timeout'));
+  // Without an error, quotes are the visitor's way of naming what they ask about.
+  assert.ok(askedAndTold('What does "test" mean in a ledger?').asked.includes(terms('test')[0]!));
+});
+
+test('a name in capitals is an environment variable\'s entry only under a heading or on a page about the environment', () => {
+  assert.ok(isSettingEntry('1.2. Environment variables › PYTHONOPTIMIZE'));
+  assert.ok(isSettingEntry('PYTHONOPTIMIZE', '1. Command line and environment'));
+  assert.ok(!isSettingEntry('PYTHONOPTIMIZE'));
+  assert.ok(!isSettingEntry('Parameters › UNLOGGED', 'CREATE TABLE'));
+  assert.ok(isSettingEntry('20.4.1. Memory › work_mem (integer)'));
+  assert.ok(isSettingEntry('Options › --schema-only'));
 });
