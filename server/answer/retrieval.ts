@@ -216,6 +216,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const asksAboutChanges = CHANGES_ASKED.test(input.question);
   // "Which setting controls …?" is answered by a setting's entry (`work_mem (integer)`, `PYTHONOPTIMIZE`, `--schema-only`).
   const settingAsked = SETTING_ASKED.test(input.question);
+  // "What is a domain?" is not answered by the page of a view named after it, unless a view is asked about.
+  const viewAsked = VIEW_ASKED.test(input.question);
   // A table row headed by a name the question names, called: its first cell starts with the name and its parameters,
   // "`refund_age(month)`", or "`unnest` ( `anyarray` ) → …" with what it returns; not an option's "`timeout` (integer)".
   const rowsNamed = named.map((name) => new RegExp(`^\\|\\s*\`?${escapeRegExp(name.replace(/\(\)$/, ''))}(?:\`?\\(|\`?\\s*\\([^|\\n]*\\)\\s*(?:→|->))`, 'im'));
@@ -289,7 +291,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       const namedByTitle =
         asksDefinition &&
         !hit.section &&
-        ((NAME_TITLE.test(hit.title) && !VIEW_ASKED.test(input.question)) || (CHANGING_COMMAND.test(hit.title) && unaskedHeadingShare(hit.title, questionTerms) > 0));
+        ((NAME_TITLE.test(hit.title) && !viewAsked) || (CHANGING_COMMAND.test(hit.title) && unaskedHeadingShare(hit.title, questionTerms) > 0));
       const narrowEntry = asksDefinition && !namesIdentifier && (isApiHeading(ownHeadingText) || namedByTitle);
       const defines = asksDefinition && !namedByTitle && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       // The entry of the API the question names is what it asks about; the first of them most. A reference table's

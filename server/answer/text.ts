@@ -173,12 +173,17 @@ const ALSO_SAID: [RegExp, string][] = [
 
 /** A question in the pages' words where the visitor's differ (ALSO_SAID), or undefined. */
 export function inPagesWords(question: string): string | undefined {
-  const said = ALSO_SAID.reduce((result, [pattern, words]) => result.replace(pattern, words), question);
+  const said = rewritten(question, ALSO_SAID);
   return said === question ? undefined : said;
 }
 
 function phrasesAsWords(text: string): string {
-  return PHRASES.reduce((result, [pattern, word]) => result.replace(pattern, word), text);
+  return rewritten(text, PHRASES);
+}
+
+/** A text with each rule's pattern replaced, in order. */
+function rewritten(text: string, rules: readonly [RegExp, string][]): string {
+  return rules.reduce((result, [pattern, replacement]) => result.replace(pattern, replacement), text);
 }
 
 /**
@@ -614,7 +619,7 @@ function withoutNamesOfOwn(question: string): string {
   const message = errorMessageIn(question);
   const at = message === undefined ? -1 : question.lastIndexOf(message);
   if (at === -1) return question;
-  const names = message!.replace(/["“]([^"“”\s]{1,63})["”]/g, (quoted, name: string) => (/^[A-Z][A-Z_ ]*$/.test(name) ? quoted : ' '));
+  const names = message!.replace(/["“]([^"“”\s]{1,63})["”]/g, (quoted, name: string) => (/^[A-Z][A-Z_]*$/.test(name) ? quoted : ' '));
   return question.slice(0, at) + names + question.slice(at + message!.length);
 }
 
