@@ -14,7 +14,7 @@
  */
 import { isTableDelimiter, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -259,10 +259,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   // A pasted error is explained right where the page shows it: the sentence holding it or following the example that does.
   const error = errorMessageIn(input.question);
   const stretches = (error ? errorStretches(error) : []).filter((stretch) => stretch.length >= 8);
-  const showsError = (text: string) => {
-    const folded = text.toLowerCase().replace(/\s+/g, ' ');
-    return stretches.some((stretch) => folded.includes(stretch));
-  };
+  const showsError = (text: string) => showsErrorStretch(text, stretches);
   // "The fix is to close the file explicitly.": what the visitor wants of a page that shows their error.
   const fixesError = (unit: Unit) =>
     stretches.length > 0 && FIX_CUE.test(unit.text) && unit.passage.blocks.some((block) => showsError(block.kind === 'code' ? block.markdown : block.text));
@@ -272,7 +269,11 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const blocks = unit.passage.blocks;
     const block = blocks[unit.block]!;
     if (block.kind === 'code') return false;
-    // The first sentence after the example, past the end of one the example interrupted ("where your login name is shown")…
+    // The sentence that leads to an example showing it ("After a file object is closed, … attempts to use the file object will
+    // automatically fail." before `f.read()` raising `ValueError: I/O operation on closed file.`)…
+    const after = blocks[unit.block + 1];
+    if (block.kind === 'prose' && after?.kind === 'code' && showsError(after.markdown) && unit.sentence === block.sentences.length - 1 && ENDS_SENTENCE.test(unit.text)) return true;
+    // …the first sentence after the example, past the end of one the example interrupted ("where your login name is shown")…
     const before = blocks[unit.block - 1];
     if (before?.kind === 'code') {
       const opening = block.kind === 'prose' ? (block.sentences[0] ?? '') : unit.text;
@@ -352,6 +353,8 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const changeNote = !changesAsked && CHANGE_NOTE.test(unit.text) ? CHANGE_NOTE_WEIGHT : 1;
       // "Which setting …?" asks for a setting's name: its entry says it.
       const setting = settingAsked && isSettingEntry(unit.passage.section.section, unit.passage.section.title) ? SETTING_ENTRY : 1;
+      // Later sentences of a passage count less, but not the one explaining a pasted error: it is where the page shows it.
+      const later = explains ? 1 : 1 / (1 + 0.05 * (isEntry ? unit.position - firstEntryAt.get(unit.passage)! : unit.position));
       const score =
         (fixesError(unit) ? FIX_WEIGHT : 1) *
         (asksHow && TELLS_HOW.test(unit.text) ? TELLS_HOW_WEIGHT : 1) *
@@ -360,7 +363,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
         signpost *
         (isProse(unit) || announcesWhatFollows(unit) ? 1 : LIST_ITEM) *
         phrased *
-        coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * (1 / (1 + 0.05 * (isEntry ? unit.position - firstEntryAt.get(unit.passage)! : unit.position))) * (1 / (1 + unit.passage.rank)) ** 0.6;
+        coverage * (0.7 + 0.3 * density) * narrower * (1 + about) * later * (1 / (1 + unit.passage.rank)) ** 0.6;
       if (!chosen || score > chosen.score) chosen = { unit, score };
     }
     return chosen;
@@ -652,7 +655,8 @@ function quote(
       example = bestExample(blocks, question.terms);
     }
   }
-  const opening = question.openingOf(unit);
+  // Not before a sentence explaining a pasted error: what the section opens with is not about the error.
+  const opening = question.explainsError(unit) ? undefined : question.openingOf(unit);
   if (opening && !lead.includes(opening)) lead = `${opening} ${lead}`;
   // An API entry's sentence ("Deserialize s to a Python object") says what the entry does, not its name: the name goes first.
   const entry = apiEntry(passage.section);

@@ -12,7 +12,8 @@
  * too. The candidates are then re-ranked: the share
  * of the question's terms (rarer ones weighing more) a section's heading and text hold, and
  * one of its sentences holds, first; its heading and its page's title holding them next, then
- * the engine's ranking, the conversation's terms and the page being read; the entry of a call
+ * the engine's ranking, the conversation's terms and the page being read; a section that quotes a
+ * pasted error message whole (an example that raises it) above those that only use its words; the entry of a call
  * the question names ("What does zip() do?") above a page named after the word; a section
  * whose heading (a page's opening: the page's title) names something the visitor did not ask
  * about ("Windows" when nobody said Windows) ranks lower, as does a page of a C API (its sections
@@ -29,7 +30,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -58,6 +59,8 @@ export interface RetrievedSection extends SectionHit {
 }
 
 const PER_QUERY = 20;
+/** The fewest words of a pasted error message that a page quoting them is taken to show it. */
+const MIN_QUOTED_ERROR_WORDS = 4;
 /** How many sections with a compared thing's words in their heading are looked at for its entry. */
 const COMPARED_CANDIDATES = 200;
 /** How many entries of the APIs a question names are candidates. */
@@ -227,6 +230,9 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const cPages = speaksOfC(input.question) ? new Set<string>() : await cApiPages(db, input.organisationId, [...candidates.values()].map(({ hit }) => hit.pageId));
   // "the nonlocal keyword" is named by the heading "The nonlocal statement": a kind of thing a heading names stands for the one asked.
   const asKinds = kindsAsNamed(input.question);
+  // A pasted error message is explained where a page quotes it whole ("ValueError: I/O operation on closed file." in the
+  // tutorial's example): of four words or more, as fewer ("does not exist") are quoted by many pages about other things.
+  const wholeError = (error ? errorStretches(error).slice(0, 1) : []).filter((stretch) => stretch.split(' ').length >= MIN_QUOTED_ERROR_WORDS);
   const entries = [...candidates.values()].map((entry) => {
     // Each sentence is read once: the section's terms are its sentences' (a keyword in capitals as its sentence writes it).
     const sentences = entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => terms(sentence));
@@ -298,6 +304,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       // row that the name heads ("| `unnest` ( `anyarray` ) → …") is its entry too, as a heading found by name is.
       const namedIndex = entriesNamed.findIndex((entry) => entry.id === hit.id);
       const namedEntry = namedIndex === -1 ? (rowsNamed.some((row) => row.test(markdown)) ? 0.5 : 0) : namedIndex > 0 ? 0.2 : namesCall ? 1.2 : 0.5;
+      const quotesError = wholeError.length > 0 && showsErrorStretch(hit.text, wholeError);
       const score =
         coverage +
         0.6 * headingCoverage +
@@ -315,7 +322,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         (narrowEntry ? 0.4 : 0) -
         (changes ? 0.5 : 0) -
         (cPages.has(hit.pageId) ? 0.6 : 0) +
-        (settingEntry ? 0.6 : 0);
+        (settingEntry ? 0.6 : 0) +
+        (quotesError ? 0.6 : 0);
       return { hit: { ...hit, markdown }, score, changes, covers: !changes && coverage >= 0.5, relevant: (coverage > 0 || followUp > 0) && !isNavigation(markdown, hit.text) };
     })
     .filter((entry) => entry.relevant)

@@ -668,6 +668,12 @@ export function errorStretches(message: string): string[] {
   return [longest, ...[parts.slice(0, middle), parts.slice(middle)].map((half) => half.join(' ')).filter((half) => terms(half).length > 0)];
 }
 
+/** Whether a text shows one of an error message's stretches (errorStretches): where a page quotes the message. */
+export function showsErrorStretch(text: string, stretches: readonly string[]): boolean {
+  const folded = text.toLowerCase().replace(/\s+/g, ' ');
+  return stretches.some((stretch) => folded.includes(stretch));
+}
+
 /** The share of `wanted` found in `have` (0 when nothing is wanted). */
 export function share(wanted: Set<string>, have: Set<string>): number {
   if (wanted.size === 0) return 0;

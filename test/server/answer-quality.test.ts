@@ -779,6 +779,38 @@ const QUALITY_PAGES = [
     title: 'CREATE JOURNAL',
     content: ['# CREATE JOURNAL', '', '## Parameters', '', '### UNSYNCED', '', 'If specified, the journal is never synced to disk, which makes building its index on big journals considerably faster.'].join('\n'),
   },
+  {
+    url: 'https://acme.test/docs/tutorial/spools',
+    title: 'Spools',
+    content: [
+      '# Spools',
+      '',
+      '## Reading and writing spools',
+      '',
+      '`open_spool()` returns a spool, and is most commonly used with two arguments: the name and the mode. The mode is `r` to read, `w` to write and `a` to append.',
+      '',
+      'Entries are written in the order they arrive. A spool opened to append keeps what it held; one opened to write starts empty.',
+      '',
+      'It is good practice to use the `with` keyword when dealing with spools. The advantage is that the spool is properly closed after its suite finishes, even if an exception is raised at some point.',
+      '',
+      'If you are not using the `with` keyword, then you should call `spool.close()` to close the spool and free up what it holds.',
+      '',
+      'After a spool is closed, either by a `with` statement or by calling `spool.close()`, attempts to use it will automatically fail.',
+      '',
+      '```pycon',
+      '>>> spool.close()',
+      ">>> spool.write(b'entry')",
+      'Traceback (most recent call last):',
+      '  File "<stdin>", line 1, in <module>',
+      'SpoolError: write to a closed spool file.',
+      '```',
+    ].join('\n'),
+  },
+  {
+    url: 'https://acme.test/docs/api/spool',
+    title: 'Spool API',
+    content: ['# Spool API', '', '## Spool.close()', '', 'Flush and close this spool file. Once the spool file is closed, any write to the spool file will raise a `SpoolError`.'].join('\n'),
+  },
 ];
 
 /** A command's reference page with the sections the PostgreSQL manual gives one: "DROP REMITTANCE — remove a remittance", its description, parameters, an example. */
@@ -1461,6 +1493,27 @@ describe('grounding and the embedded answer', () => {
       text,
       'The default cap is 10000 for new storefronts [1].\n\n```pycon\n>>> payouts.send(12_000)\nCapError: Exceeds the daily cap (10000) for payouts: payout is 12000; use payouts.raise_cap() to raise the cap.\n```',
     );
+  });
+
+  test('a pasted error is explained by the page whose example shows it, with the sentence leading to the example, not by an entry that says the same words', async () => {
+    const { json } = await ask('SpoolError: write to a closed spool file.');
+    assert.match(json.text, /^After a spool is closed, either by a `with` statement or by calling `spool\.close\(\)`, attempts to use it will automatically fail \[1\]\./);
+    assert.ok(json.text.includes("```pycon\n>>> spool.close()\n>>> spool.write(b'entry')"), json.text);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/tutorial/spools#reading-and-writing-spools']);
+  });
+
+  test('the sentence explaining a pasted error is where the page shows it, however far down its section, before an entry in other words', () => {
+    const opening = Array.from({ length: 12 }, (_, index) => `Spools opened in mode ${index} keep their entries in the order they arrive.`);
+    const tutorial = {
+      url: 'https://acme.test/docs/tutorial/spools#reading-and-writing-spools',
+      title: 'Spools',
+      section: 'Reading and writing spools',
+      markdown: [...opening, '', 'After a spool is closed, attempts to use it will automatically fail.', '', '```pycon', ">>> spool.write(b'entry')", 'SpoolError: write to a closed spool file.', '```'].join('\n'),
+    };
+    const entry = { url: 'https://acme.test/docs/api/spool#Spool.close', title: 'Spool API', section: 'Spool.close()', markdown: 'Once the spool file is closed, any write to the spool file will raise a `SpoolError`.' };
+    const { text, cited } = composeFrom('SpoolError: write to a closed spool file.', [tutorial, entry]);
+    assert.match(text, /^After a spool is closed, attempts to use it will automatically fail \[1\]\./);
+    assert.deepEqual(cited.map((section) => section.url), [tutorial.url]);
   });
 
   test('the visitor\'s own name for an object ("myqueue.close()", "my_queue") is read as the type it names, a module\'s name ("mysql") is not', () => {
