@@ -601,7 +601,9 @@ export function askedAndTold(typed: string): { asking?: string; asked: string[];
   const question = withoutNamesOfOwn(typed);
   const clauses = askingClauses(question);
   // "… to a different timezone like Europe/Berlin": the example says which one, the pages show their own.
-  const asking = withoutExample(clauses ?? question) ?? clauses;
+  const exampleAside = withoutExample(clauses ?? question) ?? clauses;
+  // "What is a publication in logical replication?" asks what a publication is: where, the answer's page says by itself.
+  const asking = (DEFINITION_ASKED.test(question) ? withoutPlace(exampleAside ?? question) : undefined) ?? exampleAside;
   const read = asking ?? question;
   const asked = [...new Set(terms(inPagesWords(read) ?? read))];
   // The names only tell, as the rest of a question told beside what it asks: a page that shows the same message with them helps.
@@ -636,6 +638,23 @@ export function withoutExample(asking: string): string | undefined {
   if (!example) return undefined;
   const rest = asking.slice(0, example.index);
   return terms(rest).length >= 2 ? rest : undefined;
+}
+
+/**
+ * The place a question ends by naming ("in logical replication", "within a transaction"), not a pronoun ("in it") nor a
+ * turn of phrase ("in general", "in the same …").
+ */
+const PLACE_AT_END = /\s+(?:in|within|inside)\s+(?!(?:it|them|this|that|there|here)\b)(?!(?:the\s+)?(?:same|first|last|end|order|terms|general|short|particular|practice)\b)[^,;!?]+[?!.]*\s*$/i;
+
+/**
+ * What a question asks without the place it ends by naming ("What is a publication in logical replication?" asks what a
+ * publication is), when the rest still names something; undefined when it ends with none.
+ */
+function withoutPlace(asking: string): string | undefined {
+  const place = PLACE_AT_END.exec(asking);
+  if (!place) return undefined;
+  const rest = asking.slice(0, place.index);
+  return terms(rest).length > 0 ? rest : undefined;
 }
 
 /** Words that point to something said elsewhere: an asking clause holding one asks about what the question tells. */
@@ -947,3 +966,4 @@ export function headedBy(name: string, heading: string): boolean {
   const same = (a: string[], b: string[]) => a.length === b.length && a.every((term) => b.includes(term));
   return same(own, wanted) || (meant.length > 0 && same(own, meant));
 }
+

@@ -763,6 +763,7 @@ const QUALITY_PAGES = [
   // A numbered chapter's section on a concept ("31.1. Publication"), and a command's reference page that names it.
   { url: 'https://acme.test/docs/remittances', title: '31.1.2. Remittance', content: ['# 31.1.2. Remittance', '', 'A remittance is a set of payments sent together to one supplier, with one statement for all of them. Each payment keeps its own reference, and the bank of the supplier receives them in one transfer on the day the batch closes; payments added after that day wait for the next batch, and a supplier with no payments that day receives nothing. The statement lists every payment with its order number, its amount and its currency, so the supplier can match each one to an invoice without asking.'].join('\n') },
   // The reference page of a view, titled by its name as the manual's information schema is.
+  { url: 'https://acme.test/docs/batch-payouts', title: '30. Batch Payouts', content: ['# 30. Batch Payouts', '', 'Batch payouts are a way of paying many suppliers at once, based upon remittances. A ledger with batch payouts turned on sends each remittance on the day its batch closes.'].join('\n') },
   { url: 'https://acme.test/docs/views/remittances', title: '37.23. remittances', content: ['# 37.23. remittances', '', 'The view `remittances` contains all remittances defined in the current ledger. Only those remittances are shown that the current user owns.'].join('\n') },
   { url: 'https://acme.test/docs/remittance-changes', title: '31.2. Changing Remittances', content: ['# 31.2. Changing Remittances', '', 'When a remittance was set up for the wrong supplier, you can drop it and create it again, or alter the remittance in place, which keeps its payments.'].join('\n') },
   commandReference('CREATE REMITTANCE', 'define a new remittance', '`CREATE REMITTANCE` adds a new remittance to the current ledger. A remittance can only be changed by its owner.'),
@@ -1786,6 +1787,12 @@ describe('grounding and the embedded answer', () => {
 
   test('"What is a remittance?" is answered by the section on it, whose number ("31.1.2.") names nothing, not by the view named after it nor the command that drops one', async () => {
     const { json } = await ask('What is a remittance?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/remittances', json.text);
+    assert.match(json.text, /^A remittance is a set of payments sent together to one supplier/);
+  });
+
+  test('"What is a remittance in batch payouts?" asks what a remittance is: the section on it answers, not the chapter on where it is used', async () => {
+    const { json } = await ask('What is a remittance in batch payouts?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/remittances', json.text);
     assert.match(json.text, /^A remittance is a set of payments sent together to one supplier/);
   });

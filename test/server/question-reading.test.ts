@@ -69,10 +69,19 @@ test('what a question asks, when it also tells, is its asking clauses', () => {
 
 test('an example a question ends with ("like Europe/Berlin", "such as pg_trgm") is told, not asked; "would like", "LIKE" and "like this" are not examples', () => {
   assert.deepEqual(askedAndTold('convert a datetime to a different timezone like Europe/Berlin'), { asking: 'convert a datetime to a different timezone', asked: ['convert', 'datetim', 'different', 'timezon'], told: ['europ', 'berlin'] });
-  assert.equal(askedAndTold('what does the slash mean in a function signature like def f(a, b, /, c)').asking, 'what does the slash mean in a function signature');
+  // The place "What is …?" ends by naming is told too (below).
+  assert.equal(askedAndTold('what does the slash mean in a function signature like def f(a, b, /, c)').asking, 'what does the slash mean');
   assert.equal(askedAndTold('How do I install an extension such as pg_trgm?').asking, 'How do I install an extension');
   assert.equal(askedAndTold('How do I read a file line by line? I tried the docs, e.g. the tutorial').asking, 'How do I read a file line by line?');
   for (const question of ['I would like to sort a list of ledgers', "why doesn't my index get used for LIKE '%smith' searches", 'how do I sort ledgers like this']) {
+    assert.equal(askedAndTold(question).told.length, 0, question);
+  }
+});
+
+test('"What is …?" asks what the thing is, not where: the place it ends by naming ("in logical replication") is told; "in it", "in general" and other questions are read whole', () => {
+  assert.deepEqual(askedAndTold('What is a remittance in batch payouts?'), { asking: 'What is a remittance', asked: terms('remittance'), told: terms('batch payouts') });
+  assert.equal(askedAndTold('what does a lock mean within a transaction').asking, 'what does a lock mean');
+  for (const question of ['what is the point of a ledger folder that has no index.md in it', 'What is a ledger in general?', 'How do I close a remittance in batch payouts?']) {
     assert.equal(askedAndTold(question).told.length, 0, question);
   }
 });
