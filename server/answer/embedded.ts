@@ -269,10 +269,15 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const blocks = unit.passage.blocks;
     const block = blocks[unit.block]!;
     if (block.kind === 'code') return false;
-    // The sentence that leads to an example showing it ("After a file object is closed, … attempts to use the file object will
-    // automatically fail." before `f.read()` raising `ValueError: I/O operation on closed file.`)…
+    // The sentence that leads to an example showing it, in the question's words ("After a file object is closed, … attempts to
+    // use the file object will automatically fail." before `f.read()` raising `ValueError: I/O operation on closed file.`),
+    // also before a short announcement of it ("For example:")…
     const after = blocks[unit.block + 1];
-    if (block.kind === 'prose' && after?.kind === 'code' && showsError(after.markdown) && unit.sentence === block.sentences.length - 1 && ENDS_SENTENCE.test(unit.text)) return true;
+    if (block.kind === 'prose' && after?.kind === 'code' && showsError(after.markdown) && ENDS_SENTENCE.test(unit.text) && [...unit.terms].some((term) => questionTerms.includes(term))) {
+      const announcement = block.sentences.at(-1)!;
+      const last = /:$/.test(announcement) && wordCount(announcement) <= SHORT_ANNOUNCEMENT_WORDS ? block.sentences.length - 2 : block.sentences.length - 1;
+      if (unit.sentence === last) return true;
+    }
     // …the first sentence after the example, past the end of one the example interrupted ("where your login name is shown")…
     const before = blocks[unit.block - 1];
     if (before?.kind === 'code') {
@@ -640,7 +645,7 @@ function quote(
       // Else a pasted error is shown by the example that shows it, before the sentence explaining it, not by a later one,
       // unless the sentence leads to that one ("To prevent this, set the reuse flag:") or gives the fix, whose example it is.
       const showing = [blocks[unit.block - 1], blocks[unit.block - 2]].find((other) => other?.kind === 'code' && question.showsError(other.markdown));
-      const leadsToIt = code === next && /:$/.test(lead);
+      const leadsToIt = code === next && (/:$/.test(lead) || question.showsError(code.markdown));
       if (!announcing && !leadsToIt && showing?.kind === 'code' && question.explainsError(unit) && !question.fixesError(unit)) example = showing.markdown;
     } else if (announcesList) {
       // An item announcing a list ("the following commands … can use a parallel plan:") is followed by its own items, nested in it.
@@ -655,7 +660,7 @@ function quote(
       example = bestExample(blocks, question.terms);
     }
   }
-  // Not before a sentence explaining a pasted error: what the section opens with is not about the error.
+  // Not before a sentence showing, explaining or fixing a pasted error: what the section opens with is not about the error.
   const opening = question.explainsError(unit) ? undefined : question.openingOf(unit);
   if (opening && !lead.includes(opening)) lead = `${opening} ${lead}`;
   // An API entry's sentence ("Deserialize s to a Python object") says what the entry does, not its name: the name goes first.
@@ -663,6 +668,9 @@ function quote(
   if (entry && !lead.includes(entry.name.replace(/^@/, ''))) lead = `\`${entry.label}\`: ${lead}`;
   return quoteOf(passage, lead, example, steps);
 }
+
+/** An announcement of an example this short ("For example:") leaves the sentence before it as the one that leads to it. */
+const SHORT_ANNOUNCEMENT_WORDS = 6;
 
 /** What is quoted from a passage, with the terms of all of it and of the passage's headings. */
 function quoteOf(passage: Passage, lead: string, example?: string, steps = false): Quote {

@@ -603,7 +603,7 @@ export function askedAndTold(typed: string): { asking?: string; asked: string[];
   // "… to a different timezone like Europe/Berlin": the example says which one, the pages show their own.
   const exampleAside = withoutExample(clauses ?? question) ?? clauses;
   // "What is a publication in logical replication?" asks what a publication is: where, the answer's page says by itself.
-  const asking = (DEFINITION_ASKED.test(question) ? withoutPlace(exampleAside ?? question) : undefined) ?? exampleAside;
+  const asking = withoutPlace(exampleAside ?? question) ?? exampleAside;
   const read = asking ?? question;
   const asked = [...new Set(terms(inPagesWords(read) ?? read))];
   // The names only tell, as the rest of a question told beside what it asks: a page that shows the same message with them helps.
@@ -641,20 +641,20 @@ export function withoutExample(asking: string): string | undefined {
 }
 
 /**
- * The place a question ends by naming ("in logical replication", "within a transaction"), not a pronoun ("in it") nor a
- * turn of phrase ("in general", "in the same …").
+ * A question asking what a thing is, named with its article in three words at most, then where ("What is a publication
+ * in logical replication?", "what does the slash mean in a function signature"), in five words at most. Not "What is
+ * stored in pg_control?" nor "What's new in PostgreSQL 16?", which name no thing, nor a relative clause ("the order in
+ * which …"), a place of two things ("in Python and a tuple"), a pronoun ("in it") or a turn of phrase ("in general").
  */
-const PLACE_AT_END = /\s+(?:in|within|inside)\s+(?!(?:it|them|this|that|there|here)\b)(?!(?:the\s+)?(?:same|first|last|end|order|terms|general|short|particular|practice)\b)[^,;!?]+[?!.]*\s*$/i;
+const THING_IN_PLACE =
+  /^(\s*what(?:['’]s|\s+is|\s+are)\s+(?:an?|the)(?:\s+[^\s,;!?]+){1,3}|\s*what\s+(?:does|do)\s+(?:an?|the)(?:\s+[^\s,;!?]+){1,3}\s+mean)\s+(?:in|within|inside)\s+(?!(?:it|them|this|that|these|those|there|here|which|whom|where|what)\b)(?!(?:the\s+)?(?:same|first|last|end|order|terms|general|short|particular|practice)\b)(?![^?!]*\b(?:and|or|vs|versus|between)\b)(?:[^\s,;!?]+\s*){1,5}[?!.]*\s*$/i;
 
 /**
- * What a question asks without the place it ends by naming ("What is a publication in logical replication?" asks what a
- * publication is), when the rest still names something; undefined when it ends with none.
+ * What a question asks without the place it ends by naming (THING_IN_PLACE: "What is a publication in logical
+ * replication?" asks what a publication is); undefined when it names none.
  */
 function withoutPlace(asking: string): string | undefined {
-  const place = PLACE_AT_END.exec(asking);
-  if (!place) return undefined;
-  const rest = asking.slice(0, place.index);
-  return terms(rest).length > 0 ? rest : undefined;
+  return THING_IN_PLACE.exec(asking)?.[1];
 }
 
 /** Words that point to something said elsewhere: an asking clause holding one asks about what the question tells. */
@@ -690,7 +690,8 @@ export function errorStretches(message: string): string[] {
 /** Whether a text shows one of an error message's stretches (errorStretches): where a page quotes the message. */
 export function showsErrorStretch(text: string, stretches: readonly string[]): boolean {
   const folded = text.toLowerCase().replace(/\s+/g, ' ');
-  return stretches.some((stretch) => folded.includes(stretch));
+  // A message pasted with a full stop after it is shown by a page that prints it without one.
+  return stretches.some((stretch) => folded.includes(stretch.replace(/[.!]+$/, '')));
 }
 
 /** The share of `wanted` found in `have` (0 when nothing is wanted). */
@@ -966,4 +967,3 @@ export function headedBy(name: string, heading: string): boolean {
   const same = (a: string[], b: string[]) => a.length === b.length && a.every((term) => b.includes(term));
   return same(own, wanted) || (meant.length > 0 && same(own, meant));
 }
-

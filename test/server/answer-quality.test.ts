@@ -762,8 +762,9 @@ const QUALITY_PAGES = [
   commandPage('REOPEN', 'undo a settlement', '`REOPEN` undoes the last settlement of a day, as long as the bank has not paid it out.'),
   // A numbered chapter's section on a concept ("31.1. Publication"), and a command's reference page that names it.
   { url: 'https://acme.test/docs/remittances', title: '31.1.2. Remittance', content: ['# 31.1.2. Remittance', '', 'A remittance is a set of payments sent together to one supplier, with one statement for all of them. Each payment keeps its own reference, and the bank of the supplier receives them in one transfer on the day the batch closes; payments added after that day wait for the next batch, and a supplier with no payments that day receives nothing. The statement lists every payment with its order number, its amount and its currency, so the supplier can match each one to an invoice without asking.'].join('\n') },
-  // The reference page of a view, titled by its name as the manual's information schema is.
+  // A chapter on where remittances are used, as "31. Logical Replication" is on where publications are.
   { url: 'https://acme.test/docs/batch-payouts', title: '30. Batch Payouts', content: ['# 30. Batch Payouts', '', 'Batch payouts are a way of paying many suppliers at once, based upon remittances. A ledger with batch payouts turned on sends each remittance on the day its batch closes.'].join('\n') },
+  // The reference page of a view, titled by its name as the manual's information schema is.
   { url: 'https://acme.test/docs/views/remittances', title: '37.23. remittances', content: ['# 37.23. remittances', '', 'The view `remittances` contains all remittances defined in the current ledger. Only those remittances are shown that the current user owns.'].join('\n') },
   { url: 'https://acme.test/docs/remittance-changes', title: '31.2. Changing Remittances', content: ['# 31.2. Changing Remittances', '', 'When a remittance was set up for the wrong supplier, you can drop it and create it again, or alter the remittance in place, which keeps its payments.'].join('\n') },
   commandReference('CREATE REMITTANCE', 'define a new remittance', '`CREATE REMITTANCE` adds a new remittance to the current ledger. A remittance can only be changed by its owner.'),
@@ -1515,6 +1516,16 @@ describe('grounding and the embedded answer', () => {
     const { text, cited } = composeFrom('SpoolError: write to a closed spool file.', [tutorial, entry]);
     assert.match(text, /^After a spool is closed, attempts to use it will automatically fail \[1\]\./);
     assert.deepEqual(cited.map((section) => section.url), [tutorial.url]);
+  });
+
+  test('the sentence leading to an example that shows a pasted error is quoted with that example, not an earlier one, also before a short "For example:"', () => {
+    const ports = (leadIn: string) => {
+      const markdown = ['Restarting a relay too quickly can fail with:', '', '```text', 'RelayError: [E42] port already bound', '```', '', 'Relays restart in the order they were started.', '', leadIn, '', '```sh', '$ assist relay start --port 7000', 'RelayError: [E42] port already bound', '```'].join('\n');
+      return composeFrom('RelayError: [E42] port already bound', [{ url: 'https://acme.test/docs/relay#ports', title: 'Relay', section: 'Ports', markdown }]).text;
+    };
+    const example = '```sh\n$ assist relay start --port 7000\nRelayError: [E42] port already bound\n```';
+    assert.equal(ports('After a relay is stopped, its port stays bound for a minute, and a new relay on that port fails.'), `After a relay is stopped, its port stays bound for a minute, and a new relay on that port fails [1].\n\n${example}`);
+    assert.equal(ports('After a relay is stopped, its port stays bound for a minute, and a new relay on that port fails. For example:'), `After a relay is stopped, its port stays bound for a minute, and a new relay on that port fails. For example [1]:\n\n${example}`);
   });
 
   test('the visitor\'s own name for an object ("myqueue.close()", "my_queue") is read as the type it names, a module\'s name ("mysql") is not', () => {

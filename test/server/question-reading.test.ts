@@ -78,10 +78,19 @@ test('an example a question ends with ("like Europe/Berlin", "such as pg_trgm") 
   }
 });
 
-test('"What is …?" asks what the thing is, not where: the place it ends by naming ("in logical replication") is told; "in it", "in general" and other questions are read whole', () => {
+test('"What is …?" asks what the thing is, not where: the place it ends by naming ("in logical replication") is told; "in it", "in general", "What is stored in …" and other questions are read whole', () => {
   assert.deepEqual(askedAndTold('What is a remittance in batch payouts?'), { asking: 'What is a remittance', asked: terms('remittance'), told: terms('batch payouts') });
   assert.equal(askedAndTold('what does a lock mean within a transaction').asking, 'what does a lock mean');
-  for (const question of ['what is the point of a ledger folder that has no index.md in it', 'What is a ledger in general?', 'How do I close a remittance in batch payouts?']) {
+  for (const question of [
+    'what is the point of a ledger folder that has no index.md in it',
+    'What is a ledger in general?',
+    'How do I close a remittance in batch payouts?',
+    // No thing is named: what is stored, what is new, is asked.
+    'What is stored in ledger_control?',
+    "What's new in Acme 16?",
+    'What is the order in which refunds are sent?',
+    'What is the difference between a ledger in Acme and a journal?',
+  ]) {
     assert.equal(askedAndTold(question).told.length, 0, question);
   }
 });
