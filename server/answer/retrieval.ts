@@ -30,7 +30,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation } from '../search/sections.js';
-import { inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -232,7 +232,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const asKinds = kindsAsNamed(input.question);
   // A pasted error message is explained where a page quotes it whole ("ValueError: I/O operation on closed file." in the
   // tutorial's example): of four words or more, as fewer ("does not exist") are quoted by many pages about other things.
-  const wholeError = (error ? errorStretches(error).slice(0, 1) : []).filter((stretch) => stretch.split(' ').length >= MIN_QUOTED_ERROR_WORDS);
+  const wholeError = (error ? [errorStretch(error)] : []).filter((stretch) => stretch.split(' ').length >= MIN_QUOTED_ERROR_WORDS);
   const entries = [...candidates.values()].map((entry) => {
     // Each sentence is read once: the section's terms are its sentences' (a keyword in capitals as its sentence writes it).
     const sentences = entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => terms(sentence));
