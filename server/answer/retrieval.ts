@@ -13,8 +13,8 @@
  * of the question's terms (rarer ones weighing more) a section's heading and text hold, and
  * one of its sentences holds, first; its heading and its page's title holding them next, then
  * the engine's ranking, the conversation's terms and the page being read; a section that quotes a
- * pasted error message whole (an example that raises it) above those that only use its words; the entry of a call
- * the question names ("What does zip() do?") above a page named after the word; a section
+ * pasted error message whole (an example that raises it) above those that only use its words; the
+ * entry of a call the question names ("What does zip() do?") above a page named after the word; a section
  * whose heading (a page's opening: the page's title) names something the visitor did not ask
  * about ("Windows" when nobody said Windows) ranks lower, as does a page of a C API (its sections
  * headed by C declarations) when the question does not speak of C, and sections sharing no term
