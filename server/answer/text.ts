@@ -512,16 +512,33 @@ const PLEASANTRIES_AFTER = new RegExp(
 /** What a visitor's own name for a value says it is ("mylist", "my_dict"): a module's name ("mysql") says nothing of the kind. */
 const TYPE_NAMES = new Set('list dict set tuple str string bytes array map object obj file dataframe frame queue deque counter socket connection conn session client cursor iterator generator thread process lock event task future logger parser table view index'.split(' '));
 
+/** The severity a server's or a tool's message opens with. */
+const SEVERITY = /^(?:ERROR|FATAL|PANIC|WARNING|error|fatal)$/;
+/** A line holding an error message: its label (an exception's name, or a severity), then the message. */
+const ERROR_LINE = new RegExp(String.raw`(?:^|[\s"'(])([A-Z]\w*(?:Error|Exception|Warning)|${SEVERITY.source.slice(1, -1)})[ \t]*:[ \t]*(.+)$`, 'gmu');
+
+/** The last line of a question holding an error message: a traceback ends with its error, and what the visitor writes on the lines after is not in it. */
+function lastErrorLine(question: string): RegExpMatchArray | undefined {
+  return [...question.trim().matchAll(ERROR_LINE)].at(-1);
+}
+
+/**
+ * The severity a pasted error message opens with ("ERROR:", "FATAL:", a tool's "error:"), as a term: the kind of message,
+ * which every page showing one says, not what it is about. Undefined for an exception's name ("TypeError"), which is.
+ */
+function severityOf(question: string): string | undefined {
+  const label = lastErrorLine(question)?.[1];
+  return label && SEVERITY.test(label) ? terms(label)[0] : undefined;
+}
+
 /**
  * The error message a visitor pasted into a question ("I get ERROR: value too long for type
  * character varying(5)", "TypeError: unhashable type: 'list'"), without its label: the words
  * a page that explains it quotes. Undefined when the question quotes none.
  */
 export function errorMessageIn(question: string): string | undefined {
-  // The last line that holds one: a traceback ends with its error, and what the visitor writes on the lines after is not in it.
-  const match = [...question.trim().matchAll(/(?:^|[\s"'(])(?:[A-Z]\w*(?:Error|Exception|Warning)|ERROR|FATAL|PANIC|WARNING|error|fatal)[ \t]*:[ \t]*(.+)$/gmu)].at(-1);
   // Without what the visitor says about it: "… when I …", "… -- happens every time I restart", "…  (running a long report)".
-  const message = match?.[1]
+  const message = lastErrorLine(question)?.[2]
     ?.replace(/\s+(?:when|after|while|if|because)\s+I\b.*$/i, '')
     .replace(/\s+(?:-{2,}|[—–])\s.*$|\s{2,}\(.*$/, '')
     .trim();
@@ -605,9 +622,11 @@ export function askedAndTold(typed: string): { asking?: string; asked: string[];
   // "What is a publication in logical replication?" asks what a publication is: where, the answer's page says by itself.
   const asking = withoutPlace(exampleAside ?? question) ?? exampleAside;
   const read = asking ?? question;
-  const asked = [...new Set(terms(inPagesWords(read) ?? read))];
+  // Not the severity a pasted error opens with ("FATAL: role … does not exist" is not about fatal errors): it tells.
+  const severity = severityOf(question);
+  const asked = [...new Set(terms(inPagesWords(read) ?? read))].filter((term) => term !== severity);
   // The names only tell, as the rest of a question told beside what it asks: a page that shows the same message with them helps.
-  const told = [...(asking ? terms(question) : []), ...(question === typed ? [] : terms(typed))];
+  const told = [...(asking ? terms(question) : []), ...(question === typed ? [] : terms(typed)), ...(severity ? [severity] : [])];
   return { asking, asked, told: [...new Set(told)].filter((term) => !asked.includes(term)) };
 }
 

@@ -1467,9 +1467,15 @@ describe('grounding and the embedded answer', () => {
   });
 
   test('the names a pasted error quotes ("test") are the visitor\'s own: the answer is the passage on the message, not one that says the name', () => {
-    const dropping = { url: 'https://acme.test/docs/drop-ledger', title: 'DROP LEDGER', markdown: 'A ledger cannot be dropped while other sessions access it: the drop fails with an error. End those sessions first, or drop it with `FORCE`.' };
+    const dropping = { url: 'https://acme.test/docs/drop-ledger', title: 'DROP LEDGER', markdown: 'A ledger cannot be dropped while other sessions access it: trying to drop it fails with an error. End those sessions first, or drop it with `FORCE`.' };
     const testing = { url: 'https://acme.test/docs/test-mode', title: 'Test mode', markdown: 'In test mode, other sessions can access the test payments of a ledger, and a test ledger is dropped after a day.' };
-    assertAnswer('ERROR:  ledger "test" is being accessed by other sessions -- when trying to drop it', [testing, dropping], 'A ledger cannot be dropped while other sessions access it: the drop fails with an error. End those sessions first, or drop it with `FORCE` [1].', [dropping]);
+    assertAnswer('ERROR:  ledger "test" is being accessed by other sessions -- when trying to drop it', [testing, dropping], 'A ledger cannot be dropped while other sessions access it: trying to drop it fails with an error. End those sessions first, or drop it with `FORCE` [1].', [dropping]);
+  });
+
+  test('the severity a pasted error opens with ("FATAL:") is not what it asks about: the answer is the passage on the message, not one on severities', () => {
+    const severities = { url: 'https://acme.test/docs/log-levels', title: 'Log levels', markdown: 'A `FATAL` message ends the session of the ledger client that caused it.' };
+    const ledgers = { url: 'https://acme.test/docs/ledgers', title: 'Ledgers', markdown: 'A ledger must exist before a client connects to it: create it first with `acme ledger create`.' };
+    assertAnswer('FATAL:  ledger "joe" does not exist', [severities, ledgers], 'A ledger must exist before a client connects to it: create it first with `acme ledger create` [1].', [ledgers]);
   });
 
   test('a pasted error is shown by the example that shows it, not by the next example after the sentence explaining it', () => {
