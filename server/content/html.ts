@@ -13,6 +13,8 @@
  * - API entries with an id (`<dt id="json.dumps">`, `<dt id="GUC-SHARED-BUFFERS">`) become
  *   headings one level below where they stand, so a hit can point at them. Text after such
  *   a list belongs to the section the list stands in: its heading is written again before it.
+ *   So does a term without an id after such an entry (psql's `\x` after `\if`), with its
+ *   definition; a term right after another (a second signature) is the same entry's.
  * - `<pre>` is fenced code, verbatim, with the language its classes name (`highlight-python3`,
  *   `language-ts`, `data-lang`); none when they name none. Inline `<code>` is a code span.
  *   Tables are pipe tables; definition lists keep their terms (definitions start with `: `).
@@ -119,6 +121,10 @@ interface DefinitionList {
   /** Level below which entries of lists nested in this one's definitions go. */
   base: number;
   hasEntry: boolean;
+  /** Whether the last term was an entry (it had an id): its definition is that entry's text. */
+  inEntry: boolean;
+  /** Whether a definition came since the last term: a term right after another (a second signature) is the same entry's. */
+  defined: boolean;
   /** The heading line of the section the list stands in: what follows the list belongs to it again. */
   owner: string | undefined;
 }
@@ -392,19 +398,32 @@ export function readHtml(html: string): HtmlReading {
         flush();
         const parent = definitionLists[definitionLists.length - 1];
         const base = parent ? (parent.hasEntry ? parent.entryLevel : parent.base) : lastHeadingLevel;
-        frame.definitionList = { entryLevel: Math.min(6, base + 1), base, hasEntry: false, owner: sectionHeading };
+        frame.definitionList = { entryLevel: Math.min(6, base + 1), base, hasEntry: false, inEntry: false, defined: false, owner: sectionHeading };
         definitionLists.push(frame.definitionList);
         return;
       }
       const list = definitionLists[definitionLists.length - 1];
       if (name === 'dt' && list && attributes.id && FRAGMENT_ID.test(attributes.id) && !table) {
         list.hasEntry = true;
+        list.inEntry = true;
+        list.defined = false;
         startHeading(list.entryLevel, attributes, true);
         return;
       }
+      if (name === 'dt' && list?.inEntry && list.defined && !table) {
+        // A term without an id after an entry (psql's `\x` after `\if`, which has one) is not part of that entry: it belongs
+        // to the section the list stands in, as the text after the list does, and is a term with its definition again.
+        flush();
+        list.inEntry = false;
+        if (list.owner !== undefined && list.owner !== sectionHeading) {
+          sectionHeading = list.owner;
+          resumedHeading = list.owner;
+        }
+      }
       if (name === 'dd' && list) {
         flush();
-        if (!list.hasEntry) {
+        list.defined = true;
+        if (!list.inEntry) {
           containers.push({ first: ': ', rest: '', used: false });
           frame.container = true;
         }

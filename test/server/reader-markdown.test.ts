@@ -182,3 +182,46 @@ test('text after a list of API entries belongs to the section the list stands in
   );
   assert.match(sections.at(-1)!.text, /^Table 19\.3 explains the soil hardness grades\.\s+Grade.*SAND.*loose quartzite grains/s);
 });
+
+test('a term without an id after an entry that has one belongs to the section the list stands in, not to that entry', async () => {
+  // DocBook (psql's meta-commands): `\copy` has an id, `\d` and `\x` after it do not; a second signature of one entry stays its own.
+  const docbook =
+    '<html><head><title>burrow</title></head><body><div class="refsect2" id="BURROW-COMMANDS"><h3>Meta-Commands</h3><div class="variablelist"><dl class="variablelist">' +
+    '<dt><span class="term"><code class="literal">\\a</code></span></dt><dd><p>Toggles the aligned tunnel map.</p></dd>' +
+    '<dt id="BURROW-COMMANDS-COPY"><span class="term"><code class="literal">\\copy</code></span></dt><dd><p>Copies a tunnel to a file.</p></dd>' +
+    '<dt><span class="term"><code class="literal">\\d</code></span></dt><dd><p>Lists the chambers of every burrow.</p></dd>' +
+    '<dt><span class="term"><code class="literal">\\x</code></span></dt><dd><p>Shows each marmalade column on its own line.</p></dd>' +
+    '</dl></div></div></body></html>';
+  const sphinx =
+    '<html><head><title>zeb — Burrows</title></head><body><div role="main"><section id="zeb-burrows"><h1>zeb — Burrows</h1>' +
+    '<dl class="py function"><dt class="sig" id="zeb.dig">zeb.dig(depth)</dt><dt class="sig">zeb.dig(depth, angle)</dt><dd><p>Digs a quokka tunnel at an angle.</p></dd></dl>' +
+    '</section></div></body></html>';
+  const pages = [
+    { url: 'https://acme.test/docs/app-burrow.html', content: docbook },
+    { url: 'https://acme.test/docs/zeb-dig.html', content: sphinx },
+  ];
+  for (const { url, content } of pages) {
+    const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url, format: 'html', content } });
+    assert.equal(response.status, 201, response.text);
+  }
+  const landsOn = async (query: string) => {
+    const response = await server.request('POST', '/api/v1/acme/widgets/find/search', { token: 'ws_test_find', body: { query } });
+    assert.equal(response.status, 200, response.text);
+    const hit = (response.json.hits as { url: string }[]).find((candidate) => pages.some((page) => candidate.url.startsWith(page.url)));
+    assert.ok(hit, `"${query}" finds its page: ${response.text}`);
+    return hit.url;
+  };
+  assert.equal(await landsOn('chambers of every burrow'), 'https://acme.test/docs/app-burrow.html#BURROW-COMMANDS');
+  assert.equal(await landsOn('marmalade column own line'), 'https://acme.test/docs/app-burrow.html#BURROW-COMMANDS');
+  assert.equal(await landsOn('copies a tunnel'), 'https://acme.test/docs/app-burrow.html#BURROW-COMMANDS-COPY', 'the entry keeps its own');
+  assert.equal(await landsOn('quokka tunnel angle'), 'https://acme.test/docs/zeb-dig.html#zeb.dig', 'a second signature is the same entry');
+
+  // The terms keep their definitions, under the list's section headed again.
+  const { markdown } = readHtml(docbook);
+  const sections = splitSections(markdown, 'burrow', { format: 'html' });
+  assert.deepEqual(
+    sections.map((section) => section.anchor),
+    ['BURROW-COMMANDS', 'BURROW-COMMANDS-COPY', 'BURROW-COMMANDS'],
+  );
+  assert.match(sections.at(-1)!.text, /\\d\s+Lists the chambers of every burrow\.\s+\\x\s+Shows each marmalade column on its own line\./);
+});
