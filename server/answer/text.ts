@@ -226,11 +226,18 @@ function keywordsInRuns(text: string): string {
 }
 const CAPITALS_RUNS = /(?<![\p{L}\p{N}_-])[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+(?![\p{L}\p{N}_-])/gu;
 
+/**
+ * A name written with a slash after a short prefix in capitals: "PL/pgSQL", "PL/Perl", "I/O", "TCP/IP". One name each, read
+ * as one word ("plpgsql"), so that PL/Perl's pages do not answer a question about PL/pgSQL by its "PL"; words that are
+ * alternatives ("read/write", "and/or") stay two.
+ */
+const NAME_WITH_SLASH = /(?<![\p{L}\p{N}_/])([A-Z]{1,3})\/(?=[\p{L}\p{N}])/gu;
+
 /** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
 export function terms(text: string): string[] {
   const result: string[] = [];
   // A call of a function named by a stop word (`now()`, `any(iterable)`) names the function: `now_` is its term.
-  for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(text).replace(KEYWORD_NAMED, '$1_$2'))))) {
+  for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(text.replace(NAME_WITH_SLASH, '$1')).replace(KEYWORD_NAMED, '$1_$2'))))) {
     let known = TERMS_OF_WORD.get(word);
     if (!known) {
       known = termsOfWord(word);

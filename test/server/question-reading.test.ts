@@ -245,3 +245,10 @@ test('a name in capitals is an environment variable\'s entry only under a headin
   assert.ok(isSettingEntry('20.4.1. Memory › work_mem (integer)'));
   assert.ok(isSettingEntry('Options › --schema-only'));
 });
+
+test('a name written with a slash after a short prefix in capitals is one name: PL/pgSQL is not PL/Perl; words that are alternatives stay two', () => {
+  assert.deepEqual(terms('a trigger in PL/pgSQL'), [...terms('trigger'), 'plpgsql']);
+  assert.ok(!terms('PL/Perl Triggers').some((term) => terms('PL/pgSQL').includes(term)));
+  assert.deepEqual(terms('Binary I/O'), [...terms('binary'), 'io'], 'the name the io module is named after');
+  assert.deepEqual(terms('read/write and/or'), terms('read write'));
+});
