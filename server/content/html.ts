@@ -17,7 +17,8 @@
  *   definition; a term right after another (a second signature) is the same entry's.
  * - `<pre>` is fenced code, verbatim, with the language its classes name (`highlight-python3`,
  *   `language-ts`, `data-lang`); none when they name none. Inline `<code>` is a code span.
- *   Tables are pipe tables; definition lists keep their terms (definitions start with `: `).
+ *   Tables are pipe tables (a list in a cell is the cell's text); definition lists keep their terms
+ *   (definitions start with `: `).
  *
  * Text is escaped so that reading the markdown back gives the same text. The reader runs
  * on a linear event stream (html-events.ts) and keeps no per-element search: time is
@@ -393,6 +394,11 @@ export function readHtml(html: string): HtmlReading {
         return;
       }
       if (heading) return;
+      // In a table a list or a quote is a cell's text: its items are words apart, and it opens no block around what follows.
+      if (table) {
+        if (BLOCKS.has(name) || name === 'li' || name === 'dt' || name === 'dd') flush();
+        return;
+      }
 
       if (name === 'dl') {
         flush();

@@ -81,6 +81,19 @@ test('HTML tables become pipe tables; a table inside a cell is text of that cell
   assert.equal(markdown, '| Flag | Meaning |\n| --- | --- |\n| `-v` nested more | a\\|b |');
 });
 
+test('a list or a definition list inside a table cell is text of that cell: what follows the table is not read as list items or indented code', () => {
+  // DocBook's function tables list a function's variants in a cell (`pg_relation_size`'s forks).
+  const { markdown } = readHtml(
+    '<main><table><tr><th>Function</th><th>Description</th></tr><tr><td><code>burrow_size</code></td><td>Size of one fork:<ul><li><code>main</code></li><li><code>fsm</code></li></ul></td></tr>' +
+      '<tr><td><code>burrow_kind</code></td><td><dl><dt>k</dt><dd>the kind</dd></dl></td></tr></table>' +
+      '<p>The functions above accept a burrow name.</p><p>Table 9.96 lists the tunnel functions.</p></main>',
+  );
+  assert.equal(
+    markdown,
+    '| Function | Description |\n| --- | --- |\n| `burrow_size` | Size of one fork: `main` `fsm` |\n| `burrow_kind` | k the kind |\n\nThe functions above accept a burrow name.\n\nTable 9.96 lists the tunnel functions.',
+  );
+});
+
 let scratch: string;
 let server: TestServer;
 before(async () => {
