@@ -227,17 +227,18 @@ function keywordsInRuns(text: string): string {
 const CAPITALS_RUNS = /(?<![\p{L}\p{N}_-])[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+(?![\p{L}\p{N}_-])/gu;
 
 /**
- * A name written with a slash after a short prefix in capitals: "PL/pgSQL", "PL/Perl", "I/O", "TCP/IP". One name each, read
- * as one word ("plpgsql"), so that PL/Perl's pages do not answer a question about PL/pgSQL by its "PL"; words that are
- * alternatives ("read/write", "and/or") stay two.
+ * A name written with a slash after a short prefix in capitals, before a word in lower case or one capital: "PL/pgSQL",
+ * "PL/Perl", "I/O". One name each, read as one word ("plpgsql"), so that PL/Perl's pages do not answer a question about
+ * PL/pgSQL by its "PL". Alternatives stay two words: "read/write", "GET/POST", "CSV/JSON", "C/C++".
  */
-const NAME_WITH_SLASH = /(?<![\p{L}\p{N}_/])([A-Z]{1,3})\/(?=[\p{L}\p{N}])/gu;
+const NAME_WITH_SLASH = /(?<![\p{L}\p{N}_/])([A-Z]{1,3})\/(?=\p{Lu}?\p{Ll}|\p{Lu}(?![\p{L}\p{N}+#]))/gu;
 
 /** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
 export function terms(text: string): string[] {
   const result: string[] = [];
   // A call of a function named by a stop word (`now()`, `any(iterable)`) names the function: `now_` is its term.
-  for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(text.replace(NAME_WITH_SLASH, '$1')).replace(KEYWORD_NAMED, '$1_$2'))))) {
+  const named = text.includes('/') ? text.replace(NAME_WITH_SLASH, '$1') : text;
+  for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(named).replace(KEYWORD_NAMED, '$1_$2'))))) {
     let known = TERMS_OF_WORD.get(word);
     if (!known) {
       known = termsOfWord(word);
@@ -519,10 +520,12 @@ const PLEASANTRIES_AFTER = new RegExp(
 /** What a visitor's own name for a value says it is ("mylist", "my_dict"): a module's name ("mysql") says nothing of the kind. */
 const TYPE_NAMES = new Set('list dict set tuple str string bytes array map object obj file dataframe frame queue deque counter socket connection conn session client cursor iterator generator thread process lock event task future logger parser table view index'.split(' '));
 
-/** The severity a server's or a tool's message opens with. */
-const SEVERITY = /^(?:ERROR|FATAL|PANIC|WARNING|error|fatal)$/;
+/** The severities a server's or a tool's message opens with. */
+const SEVERITIES = 'ERROR|FATAL|PANIC|WARNING|error|fatal';
 /** A line holding an error message: its label (an exception's name, or a severity), then the message. */
-const ERROR_LINE = new RegExp(String.raw`(?:^|[\s"'(])([A-Z]\w*(?:Error|Exception|Warning)|${SEVERITY.source.slice(1, -1)})[ \t]*:[ \t]*(.+)$`, 'gmu');
+const ERROR_LINE = new RegExp(String.raw`(?:^|[\s"'(])([A-Z]\w*(?:Error|Exception|Warning)|${SEVERITIES})[ \t]*:[ \t]*(.+)$`, 'gmu');
+/** A severity as a label, before a colon ("FATAL:"), not as a word of a sentence ("What does FATAL mean?"). */
+const SEVERITY_LABEL = new RegExp(String.raw`(?<![\p{L}\p{N}_])(?:${SEVERITIES})(?=[ \t]*:)`, 'gu');
 
 /** The last line of a question holding an error message: a traceback ends with its error, and what the visitor writes on the lines after is not in it. */
 function lastErrorLine(question: string): RegExpMatchArray | undefined {
@@ -530,12 +533,15 @@ function lastErrorLine(question: string): RegExpMatchArray | undefined {
 }
 
 /**
- * The severity a pasted error message opens with ("ERROR:", "FATAL:", a tool's "error:"), as a term: the kind of message,
- * which every page showing one says, not what it is about. Undefined for an exception's name ("TypeError"), which is.
+ * The severities a pasted error message is labelled with ("ERROR:", "FATAL:", a tool's "error:" before the server's
+ * "FATAL:"), as terms: the kind of message, which every page showing one says, not what it is about. Not a word the
+ * question also says otherwise ("What does FATAL mean?", "ERROR: syntax error at …"), nor an exception's name ("TypeError").
  */
-function severityOf(question: string): string | undefined {
-  const label = lastErrorLine(question)?.[1];
-  return label && SEVERITY.test(label) ? terms(label)[0] : undefined;
+function severitiesOf(question: string): Set<string> {
+  if (errorMessageIn(question) === undefined) return new Set();
+  const labels = [...question.matchAll(SEVERITY_LABEL)].map((label) => terms(label[0])[0]!);
+  const said = terms(question);
+  return new Set(labels.filter((term) => said.filter((other) => other === term).length === labels.filter((other) => other === term).length));
 }
 
 /**
@@ -630,10 +636,10 @@ export function askedAndTold(typed: string): { asking?: string; asked: string[];
   const asking = withoutPlace(exampleAside ?? question) ?? exampleAside;
   const read = asking ?? question;
   // Not the severity a pasted error opens with ("FATAL: role … does not exist" is not about fatal errors): it tells.
-  const severity = severityOf(question);
-  const asked = [...new Set(terms(inPagesWords(read) ?? read))].filter((term) => term !== severity);
+  const severities = severitiesOf(question);
+  const asked = [...new Set(terms(inPagesWords(read) ?? read))].filter((term) => !severities.has(term));
   // The names only tell, as the rest of a question told beside what it asks: a page that shows the same message with them helps.
-  const told = [...(asking ? terms(question) : []), ...(question === typed ? [] : terms(typed)), ...(severity ? [severity] : [])];
+  const told = [...(asking ? terms(question) : []), ...(question === typed ? [] : terms(typed)), ...severities];
   return { asking, asked, told: [...new Set(told)].filter((term) => !asked.includes(term)) };
 }
 

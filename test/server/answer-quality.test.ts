@@ -1467,6 +1467,7 @@ describe('grounding and the embedded answer', () => {
   });
 
   test('the names a pasted error quotes ("test") are the visitor\'s own: the answer is the passage on the message, not one that says the name', () => {
+    // Both pages say the message's words; the name ("test") and the severity ("ERROR") only tell, so neither page wins by them.
     const dropping = { url: 'https://acme.test/docs/drop-ledger', title: 'DROP LEDGER', markdown: 'A ledger cannot be dropped while other sessions access it: trying to drop it fails with an error. End those sessions first, or drop it with `FORCE`.' };
     const testing = { url: 'https://acme.test/docs/test-mode', title: 'Test mode', markdown: 'In test mode, other sessions can access the test payments of a ledger, and a test ledger is dropped after a day.' };
     assertAnswer('ERROR:  ledger "test" is being accessed by other sessions -- when trying to drop it', [testing, dropping], 'A ledger cannot be dropped while other sessions access it: trying to drop it fails with an error. End those sessions first, or drop it with `FORCE` [1].', [dropping]);

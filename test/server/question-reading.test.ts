@@ -233,6 +233,11 @@ test('the names a pasted error quotes are the visitor\'s own: they tell, and are
   assert.deepEqual(askedAndTold('ERROR:  database "test" is being accessed by other users').told.sort(), terms('error test').sort());
   assert.ok(!askedAndTold('createdb fails with FATAL: role "joe" does not exist').asked.includes(terms('fatal')[0]!));
   assert.ok(askedAndTold('TypeError: unhashable type').asked.includes(terms('TypeError')[0]!));
+  // Each severity of a tool's line that quotes the server's ("createdb: error: … failed: FATAL: …"); not one the question also asks about.
+  const tool = askedAndTold('createdb: error: connection to server failed: FATAL:  role "joe" does not exist');
+  for (const word of ['error', 'fatal']) assert.ok(!tool.asked.includes(terms(word)[0]!) && tool.told.includes(terms(word)[0]!), word);
+  assert.ok(askedAndTold('I see FATAL: role "joe" does not exist in the log. What does FATAL mean?').asked.includes(terms('fatal')[0]!));
+  assert.ok(askedAndTold('ERROR: syntax error at or near "RETURNING"').asked.includes(terms('error')[0]!));
   // Without an error, quotes are the visitor's way of naming what they ask about.
   assert.ok(askedAndTold('What does "test" mean in a ledger?').asked.includes(terms('test')[0]!));
 });
@@ -250,5 +255,5 @@ test('a name written with a slash after a short prefix in capitals is one name: 
   assert.deepEqual(terms('a trigger in PL/pgSQL'), [...terms('trigger'), 'plpgsql']);
   assert.ok(!terms('PL/Perl Triggers').some((term) => terms('PL/pgSQL').includes(term)));
   assert.deepEqual(terms('Binary I/O'), [...terms('binary'), 'io'], 'the name the io module is named after');
-  assert.deepEqual(terms('read/write and/or'), terms('read write'));
+  for (const alternatives of ['read/write', 'CSV/JSON', 'TCP/UDP']) assert.deepEqual(terms(alternatives), terms(alternatives.replace('/', ' ')), alternatives);
 });
