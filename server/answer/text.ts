@@ -635,7 +635,7 @@ export function askedAndTold(typed: string): { asking?: string; asked: string[];
   // "What is a publication in logical replication?" asks what a publication is: where, the answer's page says by itself.
   const asking = withoutPlace(exampleAside ?? question) ?? exampleAside;
   const read = asking ?? question;
-  // Not the severity a pasted error opens with ("FATAL: role … does not exist" is not about fatal errors): it tells.
+  // Not the severities a pasted error is labelled with ("FATAL: role … does not exist" is not about fatal errors): they tell.
   const severities = severitiesOf(question);
   const asked = [...new Set(terms(inPagesWords(read) ?? read))].filter((term) => !severities.has(term));
   // The names only tell, as the rest of a question told beside what it asks: a page that shows the same message with them helps.

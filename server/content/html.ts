@@ -409,14 +409,14 @@ export function readHtml(html: string): HtmlReading {
         return;
       }
       const list = definitionLists[definitionLists.length - 1];
-      if (name === 'dt' && list && attributes.id && FRAGMENT_ID.test(attributes.id) && !table) {
+      if (name === 'dt' && list && attributes.id && FRAGMENT_ID.test(attributes.id)) {
         list.hasEntry = true;
         list.inEntry = true;
         list.defined = false;
         startHeading(list.entryLevel, attributes, true);
         return;
       }
-      if (name === 'dt' && list?.inEntry && list.defined && !table) {
+      if (name === 'dt' && list?.inEntry && list.defined) {
         // A term without an id after an entry (psql's `\x` after `\if`, which has one) is not part of that entry: it belongs
         // to the section the list stands in, as the text after the list does, and is a term with its definition again.
         flush();
