@@ -143,6 +143,21 @@ test('an HTML page written without a language takes its <html lang>; a raw crawl
   assert.equal(patched.json.title, 'Proxy & Firewall');
 });
 
+/** Pushes HTML pages through the pages API; then, for a query, the url of the first search hit on one of them. */
+async function pushedHtml(pages: { url: string; content: string }[]): Promise<(query: string) => Promise<string>> {
+  for (const { url, content } of pages) {
+    const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url, format: 'html', content } });
+    assert.equal(response.status, 201, response.text);
+  }
+  return async (query) => {
+    const response = await server.request('POST', '/api/v1/acme/widgets/find/search', { token: 'ws_test_find', body: { query } });
+    assert.equal(response.status, 200, response.text);
+    const hit = (response.json.hits as { url: string }[]).find((candidate) => pages.some((page) => candidate.url.startsWith(page.url)));
+    assert.ok(hit, `"${query}" finds its page: ${response.text}`);
+    return hit.url;
+  };
+}
+
 test('text after a list of API entries belongs to the section the list stands in, not to its last entry', async () => {
   // DocBook: the settings of "When to Dig", then a paragraph and a table of the section's own.
   const docbook =
@@ -164,17 +179,7 @@ test('text after a list of API entries belongs to the section the list stands in
     { url: 'https://acme.test/docs/runtime-config-dig.html', content: docbook },
     { url: 'https://acme.test/docs/zeb.html', content: sphinx },
   ];
-  for (const { url, content } of pages) {
-    const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url, format: 'html', content } });
-    assert.equal(response.status, 201, response.text);
-  }
-  const landsOn = async (query: string) => {
-    const response = await server.request('POST', '/api/v1/acme/widgets/find/search', { token: 'ws_test_find', body: { query } });
-    assert.equal(response.status, 200, response.text);
-    const hit = (response.json.hits as { url: string }[]).find((candidate) => pages.some((page) => candidate.url.startsWith(page.url)));
-    assert.ok(hit, `"${query}" finds its page: ${response.text}`);
-    return hit.url;
-  };
+  const landsOn = await pushedHtml(pages);
   assert.equal(await landsOn('soil hardness grades'), 'https://acme.test/docs/runtime-config-dig.html#DIG-WHEN');
   assert.equal(await landsOn('loose quartzite'), 'https://acme.test/docs/runtime-config-dig.html#DIG-WHEN', 'the table too');
   assert.equal(await landsOn('marmalade tunnels'), 'https://acme.test/docs/zeb.html#files');
@@ -213,17 +218,7 @@ test('a term without an id after an entry that has one belongs to the section th
     { url: 'https://acme.test/docs/app-burrow.html', content: docbook },
     { url: 'https://acme.test/docs/zeb-dig.html', content: sphinx },
   ];
-  for (const { url, content } of pages) {
-    const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url, format: 'html', content } });
-    assert.equal(response.status, 201, response.text);
-  }
-  const landsOn = async (query: string) => {
-    const response = await server.request('POST', '/api/v1/acme/widgets/find/search', { token: 'ws_test_find', body: { query } });
-    assert.equal(response.status, 200, response.text);
-    const hit = (response.json.hits as { url: string }[]).find((candidate) => pages.some((page) => candidate.url.startsWith(page.url)));
-    assert.ok(hit, `"${query}" finds its page: ${response.text}`);
-    return hit.url;
-  };
+  const landsOn = await pushedHtml(pages);
   assert.equal(await landsOn('chambers of every burrow'), 'https://acme.test/docs/app-burrow.html#BURROW-COMMANDS');
   assert.equal(await landsOn('marmalade column own line'), 'https://acme.test/docs/app-burrow.html#BURROW-COMMANDS');
   assert.equal(await landsOn('copies a tunnel'), 'https://acme.test/docs/app-burrow.html#BURROW-COMMANDS-COPY', 'the entry keeps its own');
