@@ -199,6 +199,12 @@ export function readHtml(html: string): HtmlReading {
     lines.push(resumedHeading, '');
     resumedHeading = undefined;
   };
+  /** Goes on in the section a list of entries stands in (`owner`): its heading is written again before what follows. */
+  const backTo = (owner: string | undefined) => {
+    if (owner === undefined || owner === sectionHeading) return;
+    sectionHeading = owner;
+    resumedHeading = owner;
+  };
   const emitBlock = (blockLines: string[]) => {
     resume();
     if (containers.length === 0) blankLine();
@@ -421,10 +427,7 @@ export function readHtml(html: string): HtmlReading {
         // to the section the list stands in, as the text after the list does, and is a term with its definition again.
         flush();
         list.inEntry = false;
-        if (list.owner !== undefined && list.owner !== sectionHeading) {
-          sectionHeading = list.owner;
-          resumedHeading = list.owner;
-        }
+        backTo(list.owner);
       }
       if (name === 'dd' && list) {
         flush();
@@ -527,11 +530,7 @@ export function readHtml(html: string): HtmlReading {
       if (frame.definitionList) {
         flush();
         definitionLists.pop();
-        const { hasEntry, owner } = frame.definitionList;
-        if (hasEntry && owner !== undefined && owner !== sectionHeading) {
-          sectionHeading = owner;
-          resumedHeading = owner;
-        }
+        if (frame.definitionList.hasEntry) backTo(frame.definitionList.owner);
       }
       if (frame.idEntry) idEntries.pop();
       if (BLOCKS.has(name) || name === 'li' || name === 'dt' || name === 'dd') flush();
