@@ -263,7 +263,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   // "The fix is to close the file explicitly.": what the visitor wants of a page that shows their error.
   const fixesError = (unit: Unit) =>
     stretches.length > 0 && FIX_CUE.test(unit.text) && unit.passage.blocks.some((block) => showsError(block.kind === 'code' ? block.markdown : block.text));
-  const explainsError = (unit: Unit) => {
+  const readsAsExplaining = (unit: Unit) => {
     if (stretches.length === 0) return false;
     if (showsError(unit.text) || fixesError(unit)) return true;
     const blocks = unit.passage.blocks;
@@ -288,6 +288,13 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const code = blocks[unit.block - 2];
     if (before?.kind !== 'prose' || code?.kind !== 'code' || !showsError(code.markdown)) return false;
     return before.sentences.length === 1 && endsInterrupted(before.sentences[0]!) && unit.sentence === 0;
+  };
+  // Asked of each unit by every search for a sentence and again when quoting: read once per unit.
+  const explained = new Map<Unit, boolean>();
+  const explainsError = (unit: Unit) => {
+    let known = explained.get(unit);
+    if (known === undefined) explained.set(unit, (known = readsAsExplaining(unit)));
+    return known;
   };
   // Two of the question's words side by side ("DISTINCT ON", "UNION ALL") name one thing: a sentence saying them so is about it.
   const pairs = wordPairs(input.question);
