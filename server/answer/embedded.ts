@@ -141,6 +141,15 @@ const FIX_CUE = /^(?:the (?:fix|solution|remedy|workaround|cure) (?:is|for this 
 /** How much more the sentence with the fix counts than the others that explain a pasted error. */
 const FIX_WEIGHT = 1.5;
 /**
+ * A sentence saying when a message is given ("If checkpoints happen closer together than `checkpoint_warning` seconds, a
+ * message will be output to the server log recommending …", "a `TabError` is raised in that case"): for a pasted message,
+ * where the page tells when the visitor meets it, and often what to do.
+ */
+const TELLS_WHEN_SHOWN =
+  /\b(?:messages?|errors?|warnings?|exceptions?|notices?|`?\w*(?:Error|Exception|Warning)`?)\s+(?:is|are|will be|would be|gets|get)\s+(?:\w+ly\s+)?(?:raised|thrown|output|emitted|issued|logged|reported|written|printed|shown|displayed|generated|produced|given)\b/;
+/** How much more such a sentence counts for a pasted message than others sharing its words. */
+const WHEN_SHOWN_WEIGHT = 1.5;
+/**
  * A sentence that says how to do something, as a purpose and the step for it ("To display the date and time of an event,
  * you would place `%(asctime)s` in your format string"): what "How do I …?" asks for. Not one that says what it takes
  * ("To alter the owner, you must also be a member of the new owning role"), nor one that gives the writer's purpose
@@ -369,6 +378,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const later = explains ? 1 : 1 / (1 + 0.05 * (isEntry ? unit.position - firstEntryAt.get(unit.passage)! : unit.position));
       const score =
         (fixesError(unit) ? FIX_WEIGHT : 1) *
+        (stretches.length > 0 && matched > 0 && TELLS_WHEN_SHOWN.test(unit.text) ? WHEN_SHOWN_WEIGHT : 1) *
         (asksHow && TELLS_HOW.test(unit.text) ? TELLS_HOW_WEIGHT : 1) *
         setting *
         changeNote *

@@ -520,8 +520,8 @@ const PLEASANTRIES_AFTER = new RegExp(
 /** What a visitor's own name for a value says it is ("mylist", "my_dict"): a module's name ("mysql") says nothing of the kind. */
 const TYPE_NAMES = new Set('list dict set tuple str string bytes array map object obj file dataframe frame queue deque counter socket connection conn session client cursor iterator generator thread process lock event task future logger parser table view index'.split(' '));
 
-/** The severities a server's or a tool's message opens with. */
-const SEVERITIES = 'ERROR|FATAL|PANIC|WARNING|error|fatal';
+/** The severities a server's message opens with (PostgreSQL's, "INFO:" and "LOG:" as well as "ERROR:"), and a tool's ("error:"). */
+const SEVERITIES = 'ERROR|FATAL|PANIC|WARNING|NOTICE|LOG|INFO|error|fatal';
 /** A line holding an error message: its label (an exception's name, or a severity), then the message. */
 const ERROR_LINE = new RegExp(String.raw`(?:^|[\s"'(])([A-Z]\w*(?:Error|Exception|Warning)|${SEVERITIES})[ \t]*:[ \t]*(.+)$`, 'gmu');
 /** A severity as a label, before a colon ("FATAL:"), not as a word of a sentence ("What does FATAL mean?"). */

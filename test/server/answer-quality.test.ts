@@ -1479,6 +1479,17 @@ describe('grounding and the embedded answer', () => {
     assertAnswer('FATAL:  ledger "joe" does not exist', [severities, ledgers], 'A ledger must exist before a client connects to it: create it first with `acme ledger create` [1].', [ledgers]);
   });
 
+  test('a pasted log line is answered by the sentence telling when the server writes it, not by a sentence sharing more of its words', () => {
+    const markdown = [
+      'The payout worker sends a batch every `payout_interval` seconds, or when `payout_batch` payouts are waiting.',
+      'A storefront that wants its money sooner might lower `payout_interval` so that batches are sent more frequently, at a higher fee per batch.',
+      'If batches are sent closer together than `payout_warning` seconds, a message is written to the server log recommending a larger `payout_batch`.',
+    ].join(' ');
+    const section = { url: 'https://acme.test/docs/payouts#batches', title: 'Payouts', section: 'Payout batches', markdown };
+    const { text } = composeFrom('LOG:  payout batches are sent too frequently (3 seconds apart)', [section]);
+    assert.match(text, /^If batches are sent closer together than `payout_warning` seconds, a message is written to the server log recommending a larger `payout_batch` \[1\]\./);
+  });
+
   test('a pasted error is shown by the example that shows it, not by the next example after the sentence explaining it', () => {
     const markdown = [
       'When a payout exceeds the daily cap, it is refused:',

@@ -186,6 +186,10 @@ test('a pasted error message is read from its own line: the last that holds one,
   assert.equal(errorMessageIn('TypeError: Object of type datetime is not JSON serializable\n\nI tried the docs but got lost.'), 'Object of type datetime is not JSON serializable');
   assert.equal(errorMessageIn("Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: invalid literal for int() with base 10: 'x'"), "invalid literal for int() with base 10: 'x'");
   assert.equal(errorMessageIn('ERROR:  canceling statement due to conflict with recovery\nDETAIL:  User query might have needed to see row versions'), 'canceling statement due to conflict with recovery');
+  // A server's log line is pasted with its level, whichever it is.
+  assert.equal(errorMessageIn('LOG:  checkpoints are occurring too frequently (9 seconds apart)'), 'checkpoints are occurring too frequently (9 seconds apart)');
+  assert.equal(errorMessageIn('NOTICE:  relation "orders" already exists, skipping'), 'relation "orders" already exists, skipping');
+  assert.ok(!askedAndTold('LOG:  checkpoints are occurring too frequently').asked.includes(terms('log')[0]!));
   // It asks what it means; what is written after it tells.
   assert.equal(askingClauses('TypeError: Object of type datetime is not JSON serializable\n\nI tried the docs but got lost.'), 'Object of type datetime is not JSON serializable');
   assert.equal(askingClauses('TypeError: Object of type datetime is not JSON serializable'), undefined);
