@@ -148,6 +148,8 @@ const PHRASES: [RegExp, string][] = [
   [/\b(?:turn|switch)(?:s|ed|ing)? off\b/gi, 'disable'],
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) on\b/gi, 'enable $1'],
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) off\b/gi, 'disable $1'],
+  // "What's the point of a package without `__init__.py`?" asks what it is for: "point" is not what it is about ("floating point").
+  [/\b(what(?:['’]s|\s+is|s)\s+the)\s+point\s+(of|in)\b/gi, '$1 purpose $2'],
 ];
 
 /**
@@ -288,8 +290,9 @@ export function contentQuery(question: string): string {
   const tokens = phrasesAsWords(question.normalize('NFKC')).replace(LATIN_ABBREVIATIONS, ' ').split(/\s+/);
   const keywords = typedInCapitals(question) ? [] : keywordsIn(tokens);
   for (const [index, token] of tokens.entries()) {
-    // An identifier (`shared_buffers`, `json.dumps`, `__enter__`) is one content word, kept as written.
-    const identifier = /^[^\p{L}\p{N}_]*([\p{L}\p{N}_]*[\p{L}\p{N}](?:[._][\p{L}\p{N}_]*[\p{L}\p{N}])*_*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
+    // An identifier (`shared_buffers`, `json.dumps`, `__enter__`) is one content word, kept as written; a file named
+    // after one (`__init__.py`) too.
+    const identifier = /^[^\p{L}\p{N}_]*([\p{L}\p{N}_]*[\p{L}\p{N}](?:_*[._][\p{L}\p{N}_]*[\p{L}\p{N}])*_*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
     // A keyword in capitals ("WHERE", "HAVING") too, in capitals: the search reads it as the keyword.
     const keyword = keywords[index];
     // A call of a function named by a stop word (`now()`) too, with its parentheses: the search reads it as that function.

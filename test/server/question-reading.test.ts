@@ -124,6 +124,15 @@ test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing 
   assert.equal(contentQuery(question), 'sort list dicts key field os.path');
 });
 
+test('a file named after an identifier (`__init__.py`) is searched for as one word, and "what\'s the point of" asks what a thing is for', () => {
+  // As two words, `__init__` and "py", the search finds every class's `__init__()` method, not packages.
+  assert.equal(contentQuery("what's the point of a package folder that has no __init__.py in it"), 'package folder __init__.py');
+  assert.equal(contentQuery('run a __main__.py file'), 'run __main__.py file');
+  assert.deepEqual(askedAndTold('What is the point of the nonlocal statement?').asked, askedAndTold('What is the purpose of the nonlocal statement?').asked);
+  // "Point" that names something stays.
+  assert.equal(contentQuery('floating point rounding'), 'floating point rounding');
+});
+
 test('"WHERE" in capitals before "do", "is" … asks where; before anything else it is the keyword', () => {
   assert.equal(contentQuery('WHERE do I find my API key?'), contentQuery('where do I find my API key?'));
   assert.deepEqual(terms('WHERE is the log written?'), terms('where is the log written?'));
