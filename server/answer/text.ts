@@ -707,6 +707,9 @@ export function errorStretch(message: string): string {
     .reduce((longest, part) => (part.length > longest.length ? part : longest), '');
 }
 
+/** The fewest words of a half of an error message that shows it (errorStretches). */
+const MIN_HALF_WORDS = 4;
+
 /**
  * The stretches of an error message a page that shows it holds whatever names were in it:
  * the longest stretch between quoted names and, when that is long, its two halves, since a
@@ -718,8 +721,10 @@ export function errorStretches(message: string): string[] {
   const parts = longest.split(' ');
   if (parts.length < 6) return [longest];
   const middle = Math.ceil(parts.length / 2);
-  // A half of question words only ("there is no" of "there is no transaction in progress") is in any page.
-  return [longest, ...[parts.slice(0, middle), parts.slice(middle)].map((half) => half.join(' ')).filter((half) => terms(half).length > 0)];
+  // A half of question words only ("there is no" of "there is no transaction in progress") is in any page, and a short one
+  // names what the message is about, not the message ("a read-only transaction" of "cannot execute INSERT in a read-only
+  // transaction"): a page saying it may be about anything done in one.
+  return [longest, ...[parts.slice(0, middle), parts.slice(middle)].filter((half) => half.length >= MIN_HALF_WORDS).map((half) => half.join(' ')).filter((half) => terms(half).length > 0)];
 }
 
 /** Whether a text shows one of an error message's stretches (errorStretches): where a page quotes the message. */

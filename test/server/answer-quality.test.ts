@@ -1490,6 +1490,17 @@ describe('grounding and the embedded answer', () => {
     assert.match(text, /^If batches are sent closer together than `payout_warning` seconds, a message is written to the server log recommending a larger `payout_batch` \[1\]\./);
   });
 
+  test('a pasted error is not shown by a sentence that only names what it is about ("a read-only ledger"): the sentence that explains it is quoted', () => {
+    const markdown = [
+      'A ledger can be opened read-write or read-only.',
+      'A read-write export cannot be restored into a read-only ledger.',
+      'When a ledger is read-only, the following commands are refused: `acme post`, `acme void` and `acme close`.',
+    ].join(' ');
+    const section = { url: 'https://acme.test/docs/ledgers#modes', title: 'Ledgers', section: 'Ledger modes', markdown };
+    const { text } = composeFrom('ERROR:  cannot run POST on a read-only ledger', [section]);
+    assert.match(text, /^When a ledger is read-only, the following commands are refused/);
+  });
+
   test('a pasted error is shown by the example that shows it, not by the next example after the sentence explaining it', () => {
     const markdown = [
       'When a payout exceeds the daily cap, it is refused:',
