@@ -115,15 +115,7 @@ export function plainInline(text: string): string {
   const removed = new Uint8Array(length);
   const literal = new Uint8Array(length);
 
-  for (let index = 0; index < length; index++) {
-    if (text[index] === '\\' && index + 1 < length && ASCII_PUNCTUATION.test(text[index + 1]!)) {
-      removed[index] = 1;
-      literal[index + 1] = 1;
-      index++;
-    }
-  }
-
-  markCodeSpans(text, removed, literal);
+  markEscapesAndCodeSpans(text, removed, literal);
   markLinks(text, removed, literal);
   markEmphasis(text, removed, literal);
 
@@ -139,34 +131,47 @@ export function plainInline(text: string): string {
 }
 
 /** Backtick runs pair with the next run of the same length; what lies between is code. */
-function markCodeSpans(text: string, removed: Uint8Array, literal: Uint8Array): void {
-  const runs: { start: number; length: number }[] = [];
-  for (let index = 0; index < text.length; index++) {
-    if (text[index] !== '`' || literal[index]) continue;
+/**
+ * Backslash escapes and code spans, left to right as CommonMark reads them: a backslash before
+ * punctuation makes it literal ("\\`" opens no code span), but inside a code span a backslash is
+ * itself (`` `C:\\` `` is the code `C:\\`, `` `[a\\-z]` `` keeps its backslash).
+ */
+function markEscapesAndCodeSpans(text: string, removed: Uint8Array, literal: Uint8Array): void {
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
+    const character = text[index];
+    if (character === '\\' && index + 1 < length && ASCII_PUNCTUATION.test(text[index + 1]!)) {
+      removed[index] = 1;
+      literal[index + 1] = 1;
+      index++;
+      continue;
+    }
+    if (character !== '`') continue;
     let end = index;
-    while (end < text.length && text[end] === '`' && !literal[end]) end++;
-    runs.push({ start: index, length: end - index });
-    index = end - 1;
-  }
-  if (runs.length < 2) return;
-  // For each run, the index of the next run of the same length: one pass from the end.
-  const nextSame = new Array<number>(runs.length).fill(-1);
-  const lastOfLength = new Map<number, number>();
-  for (let index = runs.length - 1; index >= 0; index--) {
-    nextSame[index] = lastOfLength.get(runs[index]!.length) ?? -1;
-    lastOfLength.set(runs[index]!.length, index);
-  }
-  let consumedUntil = 0;
-  for (let index = 0; index < runs.length; index++) {
-    const open = runs[index]!;
-    if (open.start < consumedUntil) continue;
-    const closeIndex = nextSame[index]!;
-    if (closeIndex === -1) continue;
-    const close = runs[closeIndex]!;
-    for (let at = open.start; at < open.start + open.length; at++) removed[at] = 1;
-    for (let at = close.start; at < close.start + close.length; at++) removed[at] = 1;
-    for (let at = open.start; at < close.start + close.length; at++) literal[at] = 1;
-    consumedUntil = close.start + close.length;
+    while (end < length && text[end] === '`') end++;
+    const run = end - index;
+    // The closing run: the next run of exactly as many backticks.
+    let close = -1;
+    for (let at = end; at < length; at++) {
+      if (text[at] !== '`') continue;
+      let after = at;
+      while (after < length && text[after] === '`') after++;
+      if (after - at === run) {
+        close = at;
+        break;
+      }
+      at = after - 1;
+    }
+    if (close === -1) {
+      // Unmatched: literal backticks.
+      for (let at = index; at < end; at++) literal[at] = 1;
+      index = end - 1;
+      continue;
+    }
+    for (let at = index; at < end; at++) removed[at] = 1;
+    for (let at = close; at < close + run; at++) removed[at] = 1;
+    for (let at = index; at < close + run; at++) literal[at] = 1;
+    index = close + run - 1;
   }
 }
 

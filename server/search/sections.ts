@@ -207,18 +207,22 @@ export function createSlugger(): (text: string, verbatim?: boolean) => string {
  */
 function toPlainText(lines: BodyLine[]): string {
   const out: string[] = [];
-  for (const { text: line, code } of lines) {
+  let inTable = false;
+  for (const [index, { text: line, code }] of lines.entries()) {
     if (code) {
       out.push(line.trimEnd());
       continue;
     }
+    // A table's rows: the header before its delimiter line, and the rows after it up to a line that is not one.
+    inTable = line.includes('|') && (inTable || isTableDelimiter(line) || isTableDelimiter(lines[index + 1]?.text ?? ''));
     if (/^ {0,3}\[[^\]]+\]:\s+\S+/.test(line)) continue;
     if (/^ {0,3}([-*_])( *\1){2,} *$/.test(line)) continue;
     if (isTableDelimiter(line)) continue;
     let text = line
       .replace(/^ {0,3}(> ?)+/, '')
       .replace(/^\s*(?:[-*+:]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, '');
-    if (text.includes('|')) text = text.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => cell.trim()).join(' | ');
+    // Its cells apart, at the pipes not escaped (`\|` is a pipe of the cell's text, code or not: `a \|\| b`); elsewhere a pipe is text.
+    if (inTable) text = text.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|')).join(' | ');
     out.push(plainInline(text).trimEnd());
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();

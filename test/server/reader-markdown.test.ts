@@ -30,6 +30,8 @@ test('inline syntax: emphasis, links and code go, identifiers and code stay as w
     ['Escaped \\*stars\\* and \\_under\\_ and \\`ticks\\`', 'Escaped *stars* and _under_ and `ticks`'],
     ['`` code with ` inside ``', ' code with ` inside '],
     ['A lone ` backtick and [bracket', 'A lone ` backtick and [bracket'],
+    // Inside code a backslash is itself: the pattern `[a\-z]` and the path `C:\` keep theirs.
+    ["the backslash (`'\\'`), `[a\\-z]`, `C:\\` and `D:\\`", "the backslash ('\\'), [a\\-z], C:\\ and D:\\"],
   ];
   for (const [markdown, plain] of cases) assert.equal(plainInline(markdown), plain, markdown);
 });
@@ -232,4 +234,10 @@ test('a term without an id after an entry that has one belongs to the section th
     ['BURROW-COMMANDS', 'BURROW-COMMANDS-COPY', 'BURROW-COMMANDS'],
   );
   assert.match(sections.at(-1)!.text, /\\d\s+Lists the chambers of every burrow\.\s+\\x\s+Shows each marmalade column on its own line\./);
+});
+
+test('a pipe is text outside a table, and in a cell when escaped: SQL\'s `||` and Python\'s `x | y` are searched as written', () => {
+  const page = '# Operators\n\nConcatenate with (`||`) or join sets with `a | b`.\n\n| Operator | Description |\n| --- | --- |\n| `text` `\\|\\|` `text` | Concatenates |\n| `x \\| y` | bitwise or |\n\nAfter the table, a | b.';
+  const [section] = splitSections(page, 'Operators');
+  assert.equal(section!.text, 'Concatenate with (||) or join sets with a | b.\n\nOperator | Description\ntext || text | Concatenates\nx | y | bitwise or\n\nAfter the table, a | b.');
 });
