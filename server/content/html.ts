@@ -42,6 +42,8 @@ const SKIPPED_ELEMENTS = new Set([
   'script', 'style', 'noscript', 'template', 'nav', 'footer', 'aside', 'svg', 'math', 'iframe', 'object', 'embed', 'form',
   'button', 'select', 'textarea', 'menu', 'dialog', 'canvas', 'video', 'audio', 'head', 'title', 'input',
 ]);
+/** Classes of an `<aside>` that is part of the text. */
+const CONTENT_ASIDE_CLASSES = new Set(['topic', 'sidebar']);
 const SKIPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'menu', 'menubar', 'toolbar', 'complementary']);
 /** Classes of chrome inside or around the content, by generator. */
 const SKIPPED_CLASSES = new Set([
@@ -87,6 +89,8 @@ const FRAGMENT_ID = /^[^\s{}]+$/;
 const MAX_INDENT_DEPTH = 8;
 /** An API entry's heading longer than this keeps its name and drops its parameters. */
 const MAX_ENTRY_HEADING = 80;
+/** A superscript that is an exponent: a number or one letter, signed or not (not "st" of "1st", nor a footnote's "[1]"). */
+const EXPONENT = /^(?:[+\-−]?\p{N}+|[+\-−]?\p{L})$/u;
 
 const NO_CLASSES: string[] = [];
 
@@ -102,6 +106,8 @@ interface Frame {
   list: boolean;
   definitionList: DefinitionList | undefined;
   admonition: boolean;
+  /** Where a `<sup>`'s text starts in `inline`. */
+  superscriptAt: number | undefined;
 }
 
 interface Candidate {
@@ -165,6 +171,8 @@ export function readHtml(html: string): HtmlReading {
   let contentDepth = 0;
   let inline = '';
   let code: string | undefined;
+  /** The code span `inline` ends with, if it was the last thing written: where it starts and its content. */
+  let lastCode: { start: number; end: number; content: string } | undefined;
   let codeDepth = 0;
   let pre: { text: string; language: string | undefined } | undefined;
   let preDepth = 0;
@@ -234,7 +242,8 @@ export function readHtml(html: string): HtmlReading {
   };
 
   const skips = (name: string, attributes: Record<string, string>, classes: string[]): boolean => {
-    if (SKIPPED_ELEMENTS.has(name)) return true;
+    // Sphinx writes a topic ("Abstract") and a sidebar of the text as `<aside>`: they are the page's own words.
+    if (SKIPPED_ELEMENTS.has(name) && !(name === 'aside' && classes.some((token) => CONTENT_ASIDE_CLASSES.has(token)))) return true;
     if (name === 'header' && contentDepth === 0) return true;
     if (SKIPPED_ROLES.has((attributes.role ?? '').toLowerCase())) return true;
     if (attributes['aria-hidden'] === 'true' || 'hidden' in attributes) return true;
@@ -312,7 +321,7 @@ export function readHtml(html: string): HtmlReading {
       const skip = skipDepth > 0 || skips(name, attributes, classes);
       const frame: Frame = {
         name, skip, content: false, language: undefined, idEntry: false, container: false, candidate: undefined, list: false,
-        definitionList: undefined, admonition: false,
+        definitionList: undefined, admonition: false, superscriptAt: undefined,
       };
       stack.push(frame);
       if (skip) {
@@ -360,6 +369,7 @@ export function readHtml(html: string): HtmlReading {
         return;
       }
 
+      if (name === 'sup') frame.superscriptAt = inline.length;
       if (table && !table.inCell && (name === 'td' || name === 'th') && stack.length - 1 > table.depth) {
         table.row ??= [];
         table.inCell = true;
@@ -500,9 +510,22 @@ export function readHtml(html: string): HtmlReading {
         if (CODE_ELEMENTS.has(name) && --codeDepth === 0) {
           const content = code.replace(/\s+/g, ' ');
           code = undefined;
-          inline += codeSpan(content);
+          // Code right after code (`--scale=` then the replaceable `scale_factor`) is one span, as the page shows it:
+          // two spans side by side would read as one with literal backticks in it.
+          if (lastCode && lastCode.end === inline.length && inline.endsWith(codeSpan(lastCode.content)) && content.trim()) {
+            inline = inline.slice(0, lastCode.start);
+            lastCode.content += content;
+          } else lastCode = { start: inline.length, end: 0, content };
+          inline += codeSpan(lastCode.content);
+          lastCode.end = inline.length;
         }
         return;
+      }
+      if (frame.superscriptAt !== undefined && inline.length >= frame.superscriptAt) {
+        // "modulo-2<sup>32</sup>" is 2^32, not 232.
+        const base = inline.slice(0, frame.superscriptAt);
+        const raised = inline.slice(frame.superscriptAt);
+        if (EXPONENT.test(raised) && /[\p{L}\p{N})]$/u.test(base)) inline = `${base}^${raised}`;
       }
       if (heading && stack.length === heading.frameDepth) {
         endHeading();

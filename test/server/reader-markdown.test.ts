@@ -236,6 +236,18 @@ test('a term without an id after an entry that has one belongs to the section th
   assert.match(sections.at(-1)!.text, /\\d\s+Lists the chambers of every burrow\.\s+\\x\s+Shows each marmalade column on its own line\./);
 });
 
+test('inline text reads as the page shows it: code side by side is one span, an exponent keeps its caret, a Sphinx topic is text', () => {
+  const { markdown } = readHtml(
+    '<html><body><main><aside class="topic"><p class="topic-title">Abstract</p><p>Burrows are dug everywhere.</p></aside>' +
+      '<p>Run <code class="option">--scale=</code><em class="replaceable"><code>factor</code></em> or match <code>{</code><em><code>m</code></em><code>}</code>; ' +
+      'ids wrap around modulo-2<sup>32</sup>, at the 1<sup>st</sup> burrow.</p><aside class="sidebar-nav"><p>Elsewhere</p></aside></main></body></html>',
+  );
+  assert.match(markdown, /Burrows are dug everywhere\./);
+  assert.match(markdown, /Run `--scale=factor` or match `\{m\}`;/);
+  assert.match(markdown, /modulo-2\^32, at the 1st burrow\./);
+  assert.doesNotMatch(markdown, /Elsewhere/, 'an aside of the site around the text is not');
+});
+
 test('a pipe is text outside a table, and in a cell when escaped: SQL\'s `||` and Python\'s `x | y` are searched as written', () => {
   const page = '# Operators\n\nConcatenate with (`||`) or join sets with `a | b`.\n\n| Operator | Description |\n| --- | --- |\n| `text` `\\|\\|` `text` | Concatenates |\n| `x \\| y` | bitwise or |\n\nAfter the table, a | b.';
   const [section] = splitSections(page, 'Operators');
