@@ -143,6 +143,8 @@ interface HeadingCapture {
   innerId: string | undefined;
   entry: boolean;
   frameDepth: number;
+  /** Another name of the entry just written (`re.ASCII` after `re.A`), read into its heading. */
+  alias: boolean;
 }
 
 interface TableCapture {
@@ -179,6 +181,8 @@ export function readHtml(html: string): HtmlReading {
   let heading: HeadingCapture | undefined;
   let table: TableCapture | undefined;
   let lastHeadingLevel = 1;
+  /** The line of the last heading written, when it heads an entry of a definition list. */
+  let lastEntry: { line: number } | undefined;
   // The heading line of the section being written, and one to write again before what comes next: text after a list of
   // API entries ("Table 20.3 explains the message severity levels …" after the last setting of "When to Log") belongs to
   // the section the list stands in, not to its last entry.
@@ -258,12 +262,12 @@ export function readHtml(html: string): HtmlReading {
     return false;
   };
 
-  const startHeading = (level: number, attributes: Record<string, string>, entry: boolean) => {
+  const startHeading = (level: number, attributes: Record<string, string>, entry: boolean, alias = false) => {
     flush();
     const top = idEntries[idEntries.length - 1];
     // The id of an element the heading opens: nothing of that element was written before it.
     const containerId = top && top.lines === lines.length ? top.id : undefined;
-    heading = { level, ownId: attributes.id || undefined, containerId, innerId: undefined, entry, frameDepth: stack.length - 1 };
+    heading = { level, ownId: attributes.id || undefined, containerId, innerId: undefined, entry, frameDepth: stack.length - 1, alias };
     inline = '';
   };
   const endHeading = () => {
@@ -277,11 +281,17 @@ export function readHtml(html: string): HtmlReading {
     inline = '';
     if (capture.entry) text = shortEntryHeading(text);
     if (!text || !/\S/.test(plainInline(text))) return;
+    // Written after the name it is another name for, with that name's anchor: the entry is where both are.
+    if (capture.alias && lastEntry && lines.length === lastEntry.line + 2) {
+      sectionHeading = lines[lastEntry.line] = lines[lastEntry.line]!.replace(/( \{#[^}]*\})?$/, (anchor) => `, ${text}${anchor}`);
+      return;
+    }
     const id = [capture.ownId, capture.containerId, capture.innerId].find((candidate) => candidate && FRAGMENT_ID.test(candidate));
     blankLine();
     sectionHeading = `${'#'.repeat(capture.level)} ${text}${id ? ` {#${id}}` : ''}`;
     resumedHeading = undefined;
     lines.push(sectionHeading, '');
+    lastEntry = capture.entry ? { line: lines.length - 2 } : undefined;
     if (!capture.entry) lastHeadingLevel = capture.level;
   };
 
@@ -426,10 +436,12 @@ export function readHtml(html: string): HtmlReading {
       }
       const list = definitionLists[definitionLists.length - 1];
       if (name === 'dt' && list && attributes.id && FRAGMENT_ID.test(attributes.id)) {
+        // A term right after another entry's, before any definition, is another name of it (`re.A`, `re.ASCII`; `-h`, `--help`).
+        const alias = list.inEntry && !list.defined;
         list.hasEntry = true;
         list.inEntry = true;
         list.defined = false;
-        startHeading(list.entryLevel, attributes, true);
+        startHeading(list.entryLevel, attributes, true, alias);
         return;
       }
       if (name === 'dt' && list?.inEntry && list.defined) {

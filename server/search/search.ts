@@ -432,12 +432,18 @@ export async function pageHeadings(db: Queryable, params: { organisationId: stri
 /** The last heading of a heading path, trimmed. */
 const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
 
-/** A lowercased heading that is the entry of `name`: the name (a decorator's with its `@`), qualified or not, then its parameters or type. */
+/**
+ * A lowercased heading that is the entry of `name`: the name (a decorator's with its `@`), qualified or not, then its
+ * parameters or type; among the other names of the entry, if it has several (`re.a, re.ascii`, `-h, --help`).
+ */
 export function entryHeading(name: string): RegExp {
   return new RegExp(
-    `^@?(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escapeRegExp(name)}\\s*(?:\\(.*\\)|\\[.*\\])?$`,
+    `^(?:${OTHER_NAME},\\s+)*@?(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escapeRegExp(name)}\\s*(?:\\(.*\\)|\\[.*\\])?(?:,\\s+${OTHER_NAME})*$`,
   );
 }
+
+/** Another name heading an entry, with its parameters: `quit(code=None)` before `exit(code=None)`. */
+const OTHER_NAME = String.raw`[^,()[\]]+(?:\([^()]*\)|\[[^[\]]*\])?`;
 
 /** A ranked section as a hit: with its snippet, unless there are no `terms` to cut it by (then it is ''). */
 function toHit(row: SectionRow, terms: HighlightTerms | undefined): SectionHit {

@@ -15,7 +15,8 @@ import { markdownTitle, plainInline } from '../../server/content/markdown.js';
 import { urlOfFile } from '../../server/content/paths.js';
 import { decodeTitleEntities, sharedTitleSuffix, withoutSiteName } from '../../server/content/title.js';
 import { readFolder } from '../../server/ingest/documents.js';
-import { splitSections } from '../../server/search/sections.js';
+import { entryHeading } from '../../server/search/search.js';
+import { PATH_SEPARATOR, splitSections } from '../../server/search/sections.js';
 import { readFolderPages } from '../../server/store/fixture.js';
 import { baseFixture, startTestServer, type TestServer } from './harness.js';
 
@@ -234,6 +235,29 @@ test('a term without an id after an entry that has one belongs to the section th
     ['BURROW-COMMANDS', 'BURROW-COMMANDS-COPY', 'BURROW-COMMANDS'],
   );
   assert.match(sections.at(-1)!.text, /\\d\s+Lists the chambers of every burrow\.\s+\\x\s+Shows each marmalade column on its own line\./);
+});
+
+test('another name of an entry heads it with the first (`zeb.A`, `zeb.ASCII`): neither is an empty section, and a search for either lands on it', async () => {
+  const sphinx =
+    '<html><head><title>zeb — Burrows</title></head><body><div role="main"><section id="zeb-burrows"><h1>zeb — Burrows</h1>' +
+    '<section id="flags"><h2>Flags</h2><dl class="py data"><dt class="sig" id="zeb.A"><span class="sig-prename">zeb.</span><span class="sig-name">A</span></dt>' +
+    '<dt class="sig" id="zeb.ASCII"><span class="sig-prename">zeb.</span><span class="sig-name">ASCII</span></dt><dd><p>Digs marmalade tunnels in plain letters only.</p></dd></dl>' +
+    '<dl class="py data"><dt class="sig" id="zeb.B">zeb.B</dt><dd><p>Digs quokka tunnels.</p></dd></dl></section></section></div></body></html>';
+  const sections = splitSections(readHtml(sphinx).markdown, 'zeb — Burrows', { format: 'html' });
+  assert.deepEqual(
+    sections.filter((section) => section.anchor?.startsWith('zeb.')).map((section) => [section.anchor, section.path.split(PATH_SEPARATOR).at(-1), section.text]),
+    [
+      ['zeb.A', 'zeb.A, zeb.ASCII', 'Digs marmalade tunnels in plain letters only.'],
+      ['zeb.B', 'zeb.B', 'Digs quokka tunnels.'],
+    ],
+  );
+  const landsOn = await pushedHtml([{ url: 'https://acme.test/docs/zeb-flags.html', content: sphinx }]);
+  assert.equal(await landsOn('zeb.ASCII'), 'https://acme.test/docs/zeb-flags.html#zeb.A');
+  assert.equal(await landsOn('zeb.A'), 'https://acme.test/docs/zeb-flags.html#zeb.A');
+  // "What does zeb.ASCII do?" finds the entry by either of its names.
+  for (const name of ['zeb.a', 'zeb.ascii', 'ascii']) assert.ok(entryHeading(name).test('zeb.a, zeb.ascii'), name);
+  assert.ok(entryHeading('exit').test('quit(code=none), exit(code=none)'));
+  assert.ok(!entryHeading('zeb.ascii').test('zeb.asciix'));
 });
 
 test('inline text reads as the page shows it: code side by side is one span, an exponent keeps its caret, a Sphinx topic is text', () => {
