@@ -149,7 +149,8 @@ const PHRASES: [RegExp, string][] = [
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) on\b/gi, 'enable $1'],
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) off\b/gi, 'disable $1'],
   // "What's the point of a package without `__init__.py`?" asks what it is for: "point" is not what it is about ("floating point").
-  [/\b(what(?:['’]s|\s+is|s)\s+the)\s+point\s+(of|in)\b/gi, '$1 purpose $2'],
+  // Not "the point in time" nor "the point of intersection": the purpose of a thing, a use or doing something.
+  [/\b(what(?:['’]s|\s+is|s)\s+the)\s+point\s+(of|in)\b(?=\s+(?:an?|the|this|that|these|those|my|your|our|having|using|\p{L}+ing\b|[`_]))/giu, '$1 purpose $2'],
 ];
 
 /**
@@ -292,7 +293,7 @@ export function contentQuery(question: string): string {
   for (const [index, token] of tokens.entries()) {
     // An identifier (`shared_buffers`, `json.dumps`, `__enter__`) is one content word, kept as written; a file named
     // after one (`__init__.py`) too.
-    const identifier = /^[^\p{L}\p{N}_]*([\p{L}\p{N}_]*[\p{L}\p{N}](?:_*[._][\p{L}\p{N}_]*[\p{L}\p{N}])*_*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
+    const identifier = /^[^\p{L}\p{N}_]*(_*[\p{L}\p{N}][\p{L}\p{N}_]*(?:\._*[\p{L}\p{N}][\p{L}\p{N}_]*)*)[^\p{L}\p{N}_]*$/u.exec(token)?.[1];
     // A keyword in capitals ("WHERE", "HAVING") too, in capitals: the search reads it as the keyword.
     const keyword = keywords[index];
     // A call of a function named by a stop word (`now()`) too, with its parentheses: the search reads it as that function.
@@ -523,26 +524,37 @@ const PLEASANTRIES_AFTER = new RegExp(
 /** What a visitor's own name for a value says it is ("mylist", "my_dict"): a module's name ("mysql") says nothing of the kind. */
 const TYPE_NAMES = new Set('list dict set tuple str string bytes array map object obj file dataframe frame queue deque counter socket connection conn session client cursor iterator generator thread process lock event task future logger parser table view index'.split(' '));
 
-/** The severities a server's message opens with (PostgreSQL's, "INFO:" and "LOG:" as well as "ERROR:"), and a tool's ("error:"). */
-const SEVERITIES = 'ERROR|FATAL|PANIC|WARNING|NOTICE|LOG|INFO|error|fatal';
+/** The severities a server's or a tool's message opens with. */
+const SEVERITIES = 'ERROR|FATAL|PANIC|WARNING|error|fatal';
 /** A line holding an error message: its label (an exception's name, or a severity), then the message. */
 const ERROR_LINE = new RegExp(String.raw`(?:^|[\s"'(])([A-Z]\w*(?:Error|Exception|Warning)|${SEVERITIES})[ \t]*:[ \t]*(.+)$`, 'gmu');
 /** A severity as a label, before a colon ("FATAL:"), not as a word of a sentence ("What does FATAL mean?"). */
 const SEVERITY_LABEL = new RegExp(String.raw`(?<![\p{L}\p{N}_])(?:${SEVERITIES})(?=[ \t]*:)`, 'gu');
 
-/** The last line of a question holding an error message: a traceback ends with its error, and what the visitor writes on the lines after is not in it. */
+/**
+ * A line of PostgreSQL's server log at a level that is no error ("LOG:  checkpoints are occurring too frequently"): as the
+ * server writes it, at the start of a line after the line's own prefix (a time, a process id) and with two spaces after
+ * the colon. "The LOG: prefix" in a sentence, or Python's "INFO:root:…", is no such line.
+ */
+const LOG_LINE = /^(?:[\d\-/:.T ,+]+(?:[A-Z]{2,5} +)?)?(?:\[[\d\-]+\]:? *)?(LOG|INFO|NOTICE):[ \t]{2}(.+)$/gmu;
+
+/**
+ * The last line of a question holding an error message: a traceback ends with its error, and what the visitor writes on
+ * the lines after is not in it; failing one, the last line of the server's log pasted.
+ */
 function lastErrorLine(question: string): RegExpMatchArray | undefined {
-  return [...question.trim().matchAll(ERROR_LINE)].at(-1);
+  const trimmed = question.trim();
+  return [...trimmed.matchAll(ERROR_LINE)].at(-1) ?? [...trimmed.matchAll(LOG_LINE)].at(-1);
 }
 
 /**
  * The severities a pasted error message is labelled with ("ERROR:", "FATAL:", a tool's "error:" before the server's
- * "FATAL:"), as terms: the kind of message, which every page showing one says, not what it is about. Not a word the
+ * "FATAL:", a log line's "LOG:"), as terms: the kind of message, which every page showing one says, not what it is about. Not a word the
  * question also says otherwise ("What does FATAL mean?", "ERROR: syntax error at …"), nor an exception's name ("TypeError").
  */
 function severitiesOf(question: string): Set<string> {
   if (errorMessageIn(question) === undefined) return new Set();
-  const labels = [...question.matchAll(SEVERITY_LABEL)].map((label) => terms(label[0])[0]!);
+  const labels = [...[...question.matchAll(SEVERITY_LABEL)].map((label) => label[0]), ...[...question.matchAll(LOG_LINE)].map((line) => line[1]!)].map((label) => terms(label)[0]!);
   const said = terms(question);
   return new Set(labels.filter((term) => said.filter((other) => other === term).length === labels.filter((other) => other === term).length));
 }
@@ -721,9 +733,8 @@ export function errorStretches(message: string): string[] {
   const parts = longest.split(' ');
   if (parts.length < 6) return [longest];
   const middle = Math.ceil(parts.length / 2);
-  // A half of question words only ("there is no" of "there is no transaction in progress") is in any page, and a short one
-  // names what the message is about, not the message ("a read-only transaction" of "cannot execute INSERT in a read-only
-  // transaction"): a page saying it may be about anything done in one.
+  // A short half names what the message is about, not the message ("a read-only transaction" of "cannot execute INSERT in
+  // a read-only transaction"): a page saying it may be about anything done in one. Nor is a half of stop words only.
   return [longest, ...[parts.slice(0, middle), parts.slice(middle)].filter((half) => half.length >= MIN_HALF_WORDS).map((half) => half.join(' ')).filter((half) => terms(half).length > 0)];
 }
 

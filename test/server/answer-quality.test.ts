@@ -1483,11 +1483,11 @@ describe('grounding and the embedded answer', () => {
     const markdown = [
       'The payout worker sends a batch every `payout_interval` seconds, or when `payout_batch` payouts are waiting.',
       'A storefront that wants its money sooner might lower `payout_interval` so that batches are sent more frequently, at a higher fee per batch.',
-      'If batches are sent closer together than `payout_warning` seconds, a message is written to the server log recommending a larger `payout_batch`.',
+      'If batches are sent closer together than `payout_warning` seconds, a message is written recommending a larger `payout_batch`.',
     ].join(' ');
     const section = { url: 'https://acme.test/docs/payouts#batches', title: 'Payouts', section: 'Payout batches', markdown };
     const { text } = composeFrom('LOG:  payout batches are sent too frequently (3 seconds apart)', [section]);
-    assert.match(text, /^If batches are sent closer together than `payout_warning` seconds, a message is written to the server log recommending a larger `payout_batch` \[1\]\./);
+    assert.match(text, /^If batches are sent closer together than `payout_warning` seconds, a message is written recommending a larger `payout_batch` \[1\]\./);
   });
 
   test('a pasted error is not shown by a sentence that only names what it is about ("a read-only ledger"): the sentence that explains it is quoted', () => {

@@ -131,6 +131,11 @@ test('a file named after an identifier (`__init__.py`) is searched for as one wo
   assert.deepEqual(askedAndTold('What is the point of the nonlocal statement?').asked, askedAndTold('What is the purpose of the nonlocal statement?').asked);
   // "Point" that names something stays.
   assert.equal(contentQuery('floating point rounding'), 'floating point rounding');
+  assert.equal(contentQuery('What is the point in time recovery in postgres?'), 'point time recovery postgres');
+  // A long run of underscores is read at once, not tried every way.
+  const started = performance.now();
+  contentQuery(`why does a${'__a'.repeat(40)}-b fail`);
+  assert.ok(performance.now() - started < 1000);
 });
 
 test('"WHERE" in capitals before "do", "is" … asks where; before anything else it is the keyword', () => {
@@ -195,10 +200,16 @@ test('a pasted error message is read from its own line: the last that holds one,
   assert.equal(errorMessageIn('TypeError: Object of type datetime is not JSON serializable\n\nI tried the docs but got lost.'), 'Object of type datetime is not JSON serializable');
   assert.equal(errorMessageIn("Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: invalid literal for int() with base 10: 'x'"), "invalid literal for int() with base 10: 'x'");
   assert.equal(errorMessageIn('ERROR:  canceling statement due to conflict with recovery\nDETAIL:  User query might have needed to see row versions'), 'canceling statement due to conflict with recovery');
-  // A server's log line is pasted with its level, whichever it is.
+  // A line of the server's log is pasted with its level, and its prefix; an error pasted with it is what is asked about.
   assert.equal(errorMessageIn('LOG:  checkpoints are occurring too frequently (9 seconds apart)'), 'checkpoints are occurring too frequently (9 seconds apart)');
+  assert.equal(errorMessageIn('2024-05-01 10:00:00.123 UTC [123] LOG:  checkpoints are occurring too frequently'), 'checkpoints are occurring too frequently');
   assert.equal(errorMessageIn('NOTICE:  relation "orders" already exists, skipping'), 'relation "orders" already exists, skipping');
   assert.ok(!askedAndTold('LOG:  checkpoints are occurring too frequently').asked.includes(terms('log')[0]!));
+  assert.equal(errorMessageIn('[123] ERROR:  deadlock detected\nDETAIL:  Process 1 waits for ShareLock\n[99] LOG:  checkpoint starting: time'), 'deadlock detected');
+  // A level named in a sentence, or another program's log format, is no pasted line.
+  assert.equal(errorMessageIn('What does the LOG: prefix mean in my server output?'), undefined);
+  assert.ok(askedAndTold('What does the LOG: prefix mean in my server output?').asked.includes(terms('log')[0]!));
+  assert.equal(errorMessageIn('INFO:root:hello world, how do I change the format?'), undefined);
   // It asks what it means; what is written after it tells.
   assert.equal(askingClauses('TypeError: Object of type datetime is not JSON serializable\n\nI tried the docs but got lost.'), 'Object of type datetime is not JSON serializable');
   assert.equal(askingClauses('TypeError: Object of type datetime is not JSON serializable'), undefined);
