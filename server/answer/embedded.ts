@@ -12,7 +12,7 @@
  * When the passages do not cover the question it says so plainly, in the visitor's
  * language, instead of guessing.
  */
-import { isTableDelimiter, plainInline } from '../content/markdown.js';
+import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { COMPARING, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
@@ -908,12 +908,6 @@ function joinStepsAroundCode(blocks: Block[]): void {
     for (const block of blocks) if (block.kind === 'item' && block.list === joined) block.list = before.list;
   }
 }
-
-const tableCells = (line: string) =>
-  line
-    .replace(/^\||\|$/g, '')
-    .split(/(?<!\\)\|/)
-    .map((cell) => cell.trim());
 
 /**
  * A markdown table line's cells as one text, `''` for its header and rule lines (which say

@@ -103,6 +103,19 @@ interface Delimiter {
 }
 
 /**
+ * A table row's cells, split at the pipes not escaped: a cell's own pipe is written `\|`, in
+ * code too (`` `a \|\| b` ``), and is a pipe of its text again.
+ */
+export function tableCells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim().replace(/\\\|/g, '|'));
+}
+
+/**
  * Markdown inline syntax to the text a reader sees: link and image text, code without its
  * backticks (and its content untouched), no emphasis markers, backslash escapes resolved.
  * Emphasis follows CommonMark's flanking rules (so `snake_case` and `2 * 3` stay as they
@@ -130,7 +143,6 @@ export function plainInline(text: string): string {
   return out + text.slice(runStart);
 }
 
-/** Backtick runs pair with the next run of the same length; what lies between is code. */
 /**
  * Backslash escapes and code spans, left to right as CommonMark reads them: a backslash before
  * punctuation makes it literal ("\\`" opens no code span), but inside a code span a backslash is

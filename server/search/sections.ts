@@ -17,7 +17,7 @@
  * syntax without backtracking regular expressions.
  */
 import type { PageFormat } from '../../wire/contract.js';
-import { atxHeading, closesFence, customId, FENCE, isTableDelimiter, plainInline } from '../content/markdown.js';
+import { atxHeading, closesFence, customId, FENCE, isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 
 export interface Section {
   /** Order in the page, from 0. */
@@ -221,8 +221,8 @@ function toPlainText(lines: BodyLine[]): string {
     let text = line
       .replace(/^ {0,3}(> ?)+/, '')
       .replace(/^\s*(?:[-*+:]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, '');
-    // Its cells apart, at the pipes not escaped (`\|` is a pipe of the cell's text, code or not: `a \|\| b`); elsewhere a pipe is text.
-    if (inTable) text = text.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|')).join(' | ');
+    // Its cells apart (tableCells); elsewhere a pipe is text.
+    if (inTable) text = tableCells(text).join(' | ');
     out.push(plainInline(text).trimEnd());
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();

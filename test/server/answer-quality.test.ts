@@ -1479,6 +1479,13 @@ describe('grounding and the embedded answer', () => {
     assertAnswer('FATAL:  ledger "joe" does not exist', [severities, ledgers], 'A ledger must exist before a client connects to it: create it first with `acme ledger create` [1].', [ledgers]);
   });
 
+  test('a table row quoted in an answer shows a pipe its cell escapes as the pipe it is (`||`)', () => {
+    const markdown = '| Operator | Description |\n| --- | --- |\n| `ledger` `\\|\\|` `ledger` | Concatenates two ledgers into one |\n| `ledger` `&` `ledger` | Intersects two ledgers |';
+    const { text } = composeFrom('How do I concatenate two ledgers?', [{ url: 'https://acme.test/docs/ledger-operators', title: 'Ledger operators', markdown }]);
+    assert.ok(text.includes('`ledger` `||` `ledger`'), text);
+    assert.ok(!text.includes('\\|'), text);
+  });
+
   test('a pasted log line is answered by the sentence telling when the server writes it, not by a sentence sharing more of its words', () => {
     const markdown = [
       'The payout worker sends a batch every `payout_interval` seconds, or when `payout_batch` payouts are waiting.',
