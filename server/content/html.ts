@@ -42,8 +42,8 @@ const SKIPPED_ELEMENTS = new Set([
   'script', 'style', 'noscript', 'template', 'nav', 'footer', 'aside', 'svg', 'math', 'iframe', 'object', 'embed', 'form',
   'button', 'select', 'textarea', 'menu', 'dialog', 'canvas', 'video', 'audio', 'head', 'title', 'input',
 ]);
-/** Classes of an `<aside>` that is part of the text. */
-const CONTENT_ASIDE_CLASSES = new Set(['topic', 'sidebar']);
+/** Classes of an `<aside>` that is part of the text: Sphinx writes a topic ("Abstract") so. */
+const CONTENT_ASIDE_CLASSES = new Set(['topic']);
 const SKIPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'menu', 'menubar', 'toolbar', 'complementary']);
 /** Classes of chrome inside or around the content, by generator. */
 const SKIPPED_CLASSES = new Set([
@@ -89,8 +89,8 @@ const FRAGMENT_ID = /^[^\s{}]+$/;
 const MAX_INDENT_DEPTH = 8;
 /** An API entry's heading longer than this keeps its name and drops its parameters. */
 const MAX_ENTRY_HEADING = 80;
-/** A superscript that is an exponent: a number or one letter, signed or not (not "st" of "1st", nor a footnote's "[1]"). */
-const EXPONENT = /^(?:[+\-−]?\p{N}+|[+\-−]?\p{L})$/u;
+/** A superscript that is an exponent: a number, signed or not (not "st" of "1st", nor a footnote's "[1]"). */
+const EXPONENT = /^[+\-−]?\p{N}+$/u;
 
 const NO_CLASSES: string[] = [];
 
@@ -181,8 +181,8 @@ export function readHtml(html: string): HtmlReading {
   let heading: HeadingCapture | undefined;
   let table: TableCapture | undefined;
   let lastHeadingLevel = 1;
-  /** The line of the last heading written, when it heads an entry of a definition list. */
-  let lastEntry: { line: number } | undefined;
+  /** The last heading written, when it heads an entry of a definition list: its line, its level and its list. */
+  let lastEntry: { line: number; level: number; list: DefinitionList | undefined } | undefined;
   // The heading line of the section being written, and one to write again before what comes next: text after a list of
   // API entries ("Table 20.3 explains the message severity levels …" after the last setting of "When to Log") belongs to
   // the section the list stands in, not to its last entry.
@@ -246,7 +246,7 @@ export function readHtml(html: string): HtmlReading {
   };
 
   const skips = (name: string, attributes: Record<string, string>, classes: string[]): boolean => {
-    // Sphinx writes a topic ("Abstract") and a sidebar of the text as `<aside>`: they are the page's own words.
+    // An aside is the site's, around the text, unless it is a topic of the text (CONTENT_ASIDE_CLASSES).
     if (SKIPPED_ELEMENTS.has(name) && !(name === 'aside' && classes.some((token) => CONTENT_ASIDE_CLASSES.has(token)))) return true;
     if (name === 'header' && contentDepth === 0) return true;
     if (SKIPPED_ROLES.has((attributes.role ?? '').toLowerCase())) return true;
@@ -280,10 +280,16 @@ export function readHtml(html: string): HtmlReading {
       .trim();
     inline = '';
     if (capture.entry) text = shortEntryHeading(text);
-    if (!text || !/\S/.test(plainInline(text))) return;
+    if (!text || !/\S/.test(plainInline(text))) {
+      lastEntry = undefined;
+      return;
+    }
     // Written after the name it is another name for, with that name's anchor: the entry is where both are.
     if (capture.alias && lastEntry && lines.length === lastEntry.line + 2) {
-      sectionHeading = lines[lastEntry.line] = lines[lastEntry.line]!.replace(/( \{#[^}]*\})?$/, (anchor) => `, ${text}${anchor}`);
+      // Up to the length of one entry's heading; then the names after are one "…" (`stat.FILE_ATTRIBUTE_ARCHIVE, …`).
+      const [, written, anchor] = /^(.*?)((?: \{#[^}]*\})?)$/.exec(lines[lastEntry.line]!)!;
+      const more = written!.endsWith(', …') ? '' : written!.length + text.length > MAX_ENTRY_HEADING + lastEntry.level + 1 ? ', …' : `, ${text}`;
+      sectionHeading = lines[lastEntry.line] = `${written}${more}${anchor}`;
       return;
     }
     const id = [capture.ownId, capture.containerId, capture.innerId].find((candidate) => candidate && FRAGMENT_ID.test(candidate));
@@ -291,7 +297,7 @@ export function readHtml(html: string): HtmlReading {
     sectionHeading = `${'#'.repeat(capture.level)} ${text}${id ? ` {#${id}}` : ''}`;
     resumedHeading = undefined;
     lines.push(sectionHeading, '');
-    lastEntry = capture.entry ? { line: lines.length - 2 } : undefined;
+    lastEntry = capture.entry ? { line: lines.length - 2, level: capture.level, list: definitionLists[definitionLists.length - 1] } : undefined;
     if (!capture.entry) lastHeadingLevel = capture.level;
   };
 
@@ -379,7 +385,9 @@ export function readHtml(html: string): HtmlReading {
         return;
       }
 
-      if (name === 'sup') frame.superscriptAt = inline.length;
+      // Not a footnote's mark ("Smith<sup id="fnref:2"><a href="#fn:2">2</a></sup>"): only an exponent gets a caret.
+      if (name === 'sup' && !attributes.id && !classes.some((token) => token.includes('footnote'))) frame.superscriptAt = inline.length;
+      if (name === 'a' && (attributes.href ?? '').startsWith('#')) for (const outer of stack.slice(-3)) outer.superscriptAt = undefined;
       if (table && !table.inCell && (name === 'td' || name === 'th') && stack.length - 1 > table.depth) {
         table.row ??= [];
         table.inCell = true;
@@ -436,8 +444,9 @@ export function readHtml(html: string): HtmlReading {
       }
       const list = definitionLists[definitionLists.length - 1];
       if (name === 'dt' && list && attributes.id && FRAGMENT_ID.test(attributes.id)) {
-        // A term right after another entry's, before any definition, is another name of it (`re.A`, `re.ASCII`; `-h`, `--help`).
-        const alias = list.inEntry && !list.defined;
+        // A signature right after another entry's, before any definition, is another name of it (`re.A`, `re.ASCII`; `-h`,
+        // `--help`): Sphinx's, whose terms are signatures. A term of a DocBook index has no definition of its own.
+        const alias = classes.includes('sig') && list.inEntry && !list.defined && lastEntry?.list === list;
         list.hasEntry = true;
         list.inEntry = true;
         list.defined = false;
@@ -527,9 +536,9 @@ export function readHtml(html: string): HtmlReading {
           if (lastCode && lastCode.end === inline.length && inline.endsWith(codeSpan(lastCode.content)) && content.trim()) {
             inline = inline.slice(0, lastCode.start);
             lastCode.content += content;
-          } else lastCode = { start: inline.length, end: 0, content };
-          inline += codeSpan(lastCode.content);
-          lastCode.end = inline.length;
+          } else lastCode = content.trim() ? { start: inline.length, end: 0, content } : undefined;
+          inline += codeSpan(lastCode?.content ?? content);
+          if (lastCode) lastCode.end = inline.length;
         }
         return;
       }

@@ -434,16 +434,41 @@ const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '')
 
 /**
  * A lowercased heading that is the entry of `name`: the name (a decorator's with its `@`), qualified or not, then its
- * parameters or type; among the other names of the entry, if it has several (`re.a, re.ascii`, `-h, --help`).
+ * parameters or type; or one of the names of an entry that has several (`re.a, re.ascii`, `-h, --help`).
  */
-export function entryHeading(name: string): RegExp {
-  return new RegExp(
-    `^(?:${OTHER_NAME},\\s+)*@?(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escapeRegExp(name)}\\s*(?:\\(.*\\)|\\[.*\\])?(?:,\\s+${OTHER_NAME})*$`,
+export function entryHeading(name: string): { test: (heading: string) => boolean } {
+  const entry = new RegExp(
+    `^@?(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escapeRegExp(name)}\\s*(?:\\(.*\\)|\\[.*\\])?$`,
   );
+  return { test: (heading) => entry.test(heading) || namesOf(heading).some((one) => entry.test(one)) };
 }
 
-/** Another name heading an entry, with its parameters: `quit(code=None)` before `exit(code=None)`. */
-const OTHER_NAME = String.raw`[^,()[\]]+(?:\([^()]*\)|\[[^[\]]*\])?`;
+/**
+ * The names a heading lists, split at its commas outside parentheses and brackets, when each is one word or a signature
+ * and one at least is written as a name, with a dot, an underscore, a dash or parameters (`re.a, re.ascii`, `lineno,
+ * col_offset`, `quit(code=none), exit(code=none)`): "Lists, Tuples, and Sequences" or "Sorting, grouping" list no names.
+ * Empty when it does not list several.
+ */
+function namesOf(heading: string): string[] {
+  if (!heading.includes(', ')) return [];
+  const names: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < heading.length; index++) {
+    const character = heading[index];
+    if (character === '(' || character === '[') depth++;
+    else if ((character === ')' || character === ']') && depth > 0) depth--;
+    else if (character === ',' && depth === 0 && heading[index + 1] === ' ') {
+      names.push(heading.slice(start, index));
+      start = index + 2;
+    }
+  }
+  names.push(heading.slice(start));
+  return names.length > 1 && names.every((one) => LISTED_NAME.test(one)) && names.some((one) => /[._(-]/.test(one)) ? names : [];
+}
+
+/** One name of several heading an entry: a kind word, then one word, with its parameters if it has them. */
+const LISTED_NAME = /^(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\s+)?[^\s,()[\]]+(?:\s*\(.*\)|\[.*\])?$/;
 
 /** A ranked section as a hit: with its snippet, unless there are no `terms` to cut it by (then it is ''). */
 function toHit(row: SectionRow, terms: HighlightTerms | undefined): SectionHit {

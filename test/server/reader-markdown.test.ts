@@ -258,17 +258,22 @@ test('another name of an entry heads it with the first (`zeb.A`, `zeb.ASCII`): n
   for (const name of ['zeb.a', 'zeb.ascii', 'ascii']) assert.ok(entryHeading(name).test('zeb.a, zeb.ascii'), name);
   assert.ok(entryHeading('exit').test('quit(code=none), exit(code=none)'));
   assert.ok(!entryHeading('zeb.ascii').test('zeb.asciix'));
+  assert.ok(!entryHeading('tuples').test('lists, tuples, and sequences'), 'a heading of words lists no names');
+  // A DocBook index's terms have no definition of their own: each is its own.
+  const index = readHtml('<html><body><main><dl><dt id="ientry-1">auto-increment</dt><dt id="ientry-2">autocommit</dt><dd><dl><dt>psql</dt></dl></dd></dl></main></body></html>').markdown;
+  assert.match(index, /auto-increment \{#ientry-1\}[\s\S]*autocommit \{#ientry-2\}/);
 });
 
 test('inline text reads as the page shows it: code side by side is one span, an exponent keeps its caret, a Sphinx topic is text', () => {
   const { markdown } = readHtml(
     '<html><body><main><aside class="topic"><p class="topic-title">Abstract</p><p>Burrows are dug everywhere.</p></aside>' +
       '<p>Run <code class="option">--scale=</code><em class="replaceable"><code>factor</code></em> or match <code>{</code><em><code>m</code></em><code>}</code>; ' +
-      'ids wrap around modulo-2<sup>32</sup>, at the 1<sup>st</sup> burrow.</p><aside class="sidebar-nav"><p>Elsewhere</p></aside></main></body></html>',
+      'ids wrap around modulo-2<sup>32</sup>, at the 1<sup>st</sup> burrow, says Smith<sup id="fnref:2"><a href="#fn:2">2</a></sup>.</p>' +
+      '<aside class="sidebar"><ul><li>Elsewhere</li></ul></aside></main></body></html>',
   );
   assert.match(markdown, /Burrows are dug everywhere\./);
   assert.match(markdown, /Run `--scale=factor` or match `\{m\}`;/);
-  assert.match(markdown, /modulo-2\^32, at the 1st burrow\./);
+  assert.match(markdown, /modulo-2\^32, at the 1st burrow, says Smith2\./, 'a footnote mark is no exponent');
   assert.doesNotMatch(markdown, /Elsewhere/, 'an aside of the site around the text is not');
 });
 
