@@ -77,7 +77,8 @@ test('a page an earlier indexer indexed and then written again is marked with th
 
 test('a server indexing pages again answers requests meanwhile: the embedded database gives the event loop a turn between batches', async () => {
   const server = servers.at(-1)!;
-  for (let index = 0; index < 40; index++) {
+  // Enough pages that indexing them again takes longer than a request, on a loaded machine too.
+  for (let index = 0; index < 150; index++) {
     const response = await server.request('POST', PAGES, { token: 'ak_test_all', body: { url: `https://acme.test/docs/shelf-${index}`, title: `Shelf ${index}`, content: `# Shelf ${index}\n\nShelf ${index} holds the glazes of week ${index}.` } });
     assert.equal(response.status, 201, response.text);
   }
