@@ -549,12 +549,14 @@ function lastErrorLine(question: string): RegExpMatchArray | undefined {
 
 /**
  * The severities a pasted error message is labelled with ("ERROR:", "FATAL:", a tool's "error:" before the server's
- * "FATAL:", a log line's "LOG:"), as terms: the kind of message, which every page showing one says, not what it is about. Not a word the
- * question also says otherwise ("What does FATAL mean?", "ERROR: syntax error at …"), nor an exception's name ("TypeError").
+ * "FATAL:", a log line's "LOG:"), as terms: the kind of message, which every page showing one says, not what it is
+ * about. Not a word the question also says otherwise ("What does FATAL mean?", "ERROR: syntax error at …"), nor an
+ * exception's name ("TypeError").
  */
 function severitiesOf(question: string): Set<string> {
   if (errorMessageIn(question) === undefined) return new Set();
-  const labels = [...[...question.matchAll(SEVERITY_LABEL)].map((label) => label[0]), ...[...question.matchAll(LOG_LINE)].map((line) => line[1]!)].map((label) => terms(label)[0]!);
+  const written = [...[...question.matchAll(SEVERITY_LABEL)].map((label) => label[0]), ...[...question.matchAll(LOG_LINE)].map((line) => line[1]!)];
+  const labels = written.map((label) => terms(label)[0]!);
   const said = terms(question);
   return new Set(labels.filter((term) => said.filter((other) => other === term).length === labels.filter((other) => other === term).length));
 }
