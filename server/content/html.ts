@@ -73,6 +73,8 @@ const BLOCKS = new Set([
   'p', 'div', 'section', 'article', 'main', 'header', 'ul', 'ol', 'dl', 'blockquote', 'figure', 'figcaption', 'details', 'summary',
   'address', 'fieldset', 'legend', 'caption', 'center', 'hgroup', 'table', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
 ]);
+/** Whether an element's start and end end the text before it: a block, a list item, a term or a definition. */
+const endsText = (name: string) => BLOCKS.has(name) || name === 'li' || name === 'dt' || name === 'dd';
 const CODE_ELEMENTS = new Set(['code', 'kbd', 'samp', 'tt']);
 /** Boxes whose heading (DocBook's `<h3>Note</h3>`) labels the box: it is text, not a section of the page. */
 const ADMONITION_CLASSES = new Set(['note', 'warning', 'tip', 'caution', 'important', 'admonition', 'hint', 'attention', 'danger', 'seealso']);
@@ -181,8 +183,8 @@ export function readHtml(html: string): HtmlReading {
   let heading: HeadingCapture | undefined;
   let table: TableCapture | undefined;
   let lastHeadingLevel = 1;
-  /** The last heading written, when it heads an entry of a definition list: its line, its level and its list. */
-  let lastEntry: { line: number; level: number; list: DefinitionList | undefined } | undefined;
+  /** The last heading written, when it heads an entry of a definition list: its line and its list. */
+  let lastEntry: { line: number; list: DefinitionList | undefined } | undefined;
   // The heading line of the section being written, and one to write again before what comes next: text after a list of
   // API entries ("Table 20.3 explains the message severity levels …" after the last setting of "When to Log") belongs to
   // the section the list stands in, not to its last entry.
@@ -287,9 +289,9 @@ export function readHtml(html: string): HtmlReading {
     // Written after the name it is another name for, with that name's anchor: the entry is where both are.
     if (capture.alias && lastEntry && lines.length === lastEntry.line + 2) {
       // Up to the length of one entry's heading; then the names after are one "…" (`stat.FILE_ATTRIBUTE_ARCHIVE, …`).
-      const [, written, anchor] = /^(.*?)((?: \{#[^}]*\})?)$/.exec(lines[lastEntry.line]!)!;
-      const more = written!.endsWith(', …') ? '' : written!.length + text.length > MAX_ENTRY_HEADING + lastEntry.level + 1 ? ', …' : `, ${text}`;
-      sectionHeading = lines[lastEntry.line] = `${written}${more}${anchor}`;
+      const [, marks, names, anchor] = /^(#+ )(.*?)((?: \{#[^}]*\})?)$/.exec(lines[lastEntry.line]!)!;
+      const more = names!.endsWith(', …') ? '' : names!.length + text.length > MAX_ENTRY_HEADING ? ', …' : `, ${text}`;
+      sectionHeading = lines[lastEntry.line] = `${marks}${names}${more}${anchor}`;
       return;
     }
     const id = [capture.ownId, capture.containerId, capture.innerId].find((candidate) => candidate && FRAGMENT_ID.test(candidate));
@@ -297,7 +299,7 @@ export function readHtml(html: string): HtmlReading {
     sectionHeading = `${'#'.repeat(capture.level)} ${text}${id ? ` {#${id}}` : ''}`;
     resumedHeading = undefined;
     lines.push(sectionHeading, '');
-    lastEntry = capture.entry ? { line: lines.length - 2, level: capture.level, list: definitionLists[definitionLists.length - 1] } : undefined;
+    lastEntry = capture.entry ? { line: lines.length - 2, list: definitionLists[definitionLists.length - 1] } : undefined;
     if (!capture.entry) lastHeadingLevel = capture.level;
   };
 
@@ -430,7 +432,7 @@ export function readHtml(html: string): HtmlReading {
       if (heading) return;
       // In a table a list or a quote is a cell's text: its items are words apart, and it opens no block around what follows.
       if (table) {
-        if (BLOCKS.has(name) || name === 'li' || name === 'dt' || name === 'dd') flush();
+        if (endsText(name)) flush();
         return;
       }
 
@@ -490,7 +492,7 @@ export function readHtml(html: string): HtmlReading {
         frame.container = true;
         return;
       }
-      if (BLOCKS.has(name) || name === 'dt' || name === 'dd') flush();
+      if (endsText(name)) flush();
       if (attributes.id && (name === 'section' || name === 'article' || (name === 'div' && SECTION_CLASS.test(attributes.class ?? '')))) {
         flush();
         frame.idEntry = true;
@@ -577,7 +579,7 @@ export function readHtml(html: string): HtmlReading {
         if (frame.definitionList.hasEntry) backTo(frame.definitionList.owner);
       }
       if (frame.idEntry) idEntries.pop();
-      if (BLOCKS.has(name) || name === 'li' || name === 'dt' || name === 'dd') flush();
+      if (endsText(name)) flush();
       if (frame.candidate) {
         flush();
         frame.candidate.end = lines.length;

@@ -432,13 +432,16 @@ export async function pageHeadings(db: Queryable, params: { organisationId: stri
 /** The last heading of a heading path, trimmed. */
 const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
 
+/** The kind a heading may name before an entry's name (`class zeb.Burrow`, `coroutine asyncio.sleep(…)`), as a pattern. */
+const ENTRY_KIND = String.raw`(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\s+)?`;
+
 /**
  * A lowercased heading that is the entry of `name`: the name (a decorator's with its `@`), qualified or not, then its
  * parameters or type; or one of the names of an entry that has several (`re.a, re.ascii`, `-h, --help`).
  */
 export function entryHeading(name: string): { test: (heading: string) => boolean } {
   const entry = new RegExp(
-    `^@?(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\\s+)?(?:[\\w.]*\\.)?${escapeRegExp(name)}\\s*(?:\\(.*\\)|\\[.*\\])?$`,
+    `^@?${ENTRY_KIND}(?:[\\w.]*\\.)?${escapeRegExp(name)}\\s*(?:\\(.*\\)|\\[.*\\])?$`,
   );
   return { test: (heading) => entry.test(heading) || namesOf(heading).some((one) => entry.test(one)) };
 }
@@ -468,7 +471,7 @@ function namesOf(heading: string): string[] {
 }
 
 /** One name of several heading an entry: a kind word, then one word, with its parameters if it has them. */
-const LISTED_NAME = /^(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\s+)?[^\s,()[\]]+(?:\s*\(.*\)|\[.*\])?$/;
+const LISTED_NAME = new RegExp(String.raw`^${ENTRY_KIND}[^\s,()[\]]+(?:\s*\(.*\)|\[.*\])?$`);
 
 /** A ranked section as a hit: with its snippet, unless there are no `terms` to cut it by (then it is ''). */
 function toHit(row: SectionRow, terms: HighlightTerms | undefined): SectionHit {
