@@ -29,8 +29,9 @@
  *
  * Here: a page's second and later sections are discounted, so one long page cannot fill
  * the list, and so are release notes unless the query asks about changes (not for answer
- * retrieval, which weighs them itself); snippets are cut and escaped (snippet.ts), unless
- * the caller shows none (answer retrieval: `snippets: false`).
+ * retrieval, which weighs them itself); a page named what was searched for ("threading",
+ * "CREATE TABLE", "Backup and Restore") comes first (pagesNamed); snippets are cut and
+ * escaped (snippet.ts), unless the caller shows none (answer retrieval: `snippets: false`).
  */
 import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
@@ -250,13 +251,43 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   );
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;
   const terms = highlightTerms(chunks, result.groups);
-  const kept = diversify([...result.hits, ...result.partial], { lowerReleaseNotes: params.releaseNotesLower !== false && !CHANGES_ASKED.test(params.query) }).slice(0, limit);
-  const texts = await readSectionTexts(db, kept.map((section) => section.id));
+  const diverse = diversify([...result.hits, ...result.partial], { lowerReleaseNotes: params.releaseNotesLower !== false && !CHANGES_ASKED.test(params.query) });
+  // "threading": the page named so comes first, however many sections of other pages say the word in their headings.
+  const named = await pagesNamed(db, params, chunks);
+  const namedIds = new Set(named.map((page) => page.id));
+  const top = diverse[0]?.score ?? 1;
+  const kept = [...named.map(({ text: _text, ...row }) => ({ ...row, score: Math.max(Number(row.score), top) })), ...diverse.filter((row) => !namedIds.has(row.id))].slice(0, limit);
+  const texts = await readSectionTexts(db, kept.filter((section) => !namedIds.has(section.id)).map((section) => section.id));
+  for (const page of named) texts.set(page.id, page.text);
   // A section its page's new version replaced since it was ranked is gone.
   const ranked = kept.filter((section) => texts.has(section.id));
   const hits = ranked.map((section) => toHit({ ...section, text: texts.get(section.id)! }, params.snippets === false ? undefined : terms));
   return { hits, complete: ranked.filter((section) => section.tier === 0).length, chunks, groups: result.groups };
 }
+
+/** The most words a page's name is searched for as: "threading", "CREATE TABLE", "Backup and Restore". */
+const MAX_NAME_WORDS = 4;
+
+/**
+ * The openings of the pages named what was searched for (a page's first section, whose heading holds its title), in the
+ * pages' order. Ranking by words finds a module's page ("threading — Thread-based parallelism") among hundreds of
+ * sections whose headings say "thread", and may leave it out: the words ranked are the first found of those.
+ */
+async function pagesNamed(db: Queryable, searched: PagesSearched, chunks: QueryChunk[]): Promise<SectionRow[]> {
+  const name = chunks.map((chunk) => chunk.text).join(' ');
+  if (chunks.length === 0 || chunks.length > MAX_NAME_WORDS || !/\p{L}/u.test(name)) return [];
+  // A page's name as search_page_name reads it from its title (014_page_names.sql), looked up in its index.
+  return db.query<SectionRow>(
+    `${SECTIONS_WITH_TEXT}
+      WHERE s.organisation_id = $1 AND search_page_name(s.title) = $3 AND s.position = 0 AND s.source_id = ANY($2::text[])
+      ORDER BY s.url COLLATE "C", s.source_id COLLATE "C"
+      LIMIT $4`,
+    [searched.organisationId, searched.sources, name, MAX_NAMED_PAGES],
+  );
+}
+
+/** The most pages of one name put first. */
+const MAX_NAMED_PAGES = 3;
 
 /**
  * Tier by tier (every word, all but one, some), each below the one before whatever its

@@ -118,6 +118,24 @@ describe('search', () => {
     assert.ok(hits.slice(1).some((hit: { title: string }) => hit.title.startsWith('Zephyr relay')), 'sections holding one of the words follow');
   });
 
+  test('the page named what was searched for comes first, however many headings of other pages say the word', async () => {
+    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
+    // More headings holding the word than a search ranks (HEADING_CANDIDATES in server/search/search.ts), written first.
+    for (const part of [1, 2]) {
+      const options = Array.from({ length: 40 }, (_, index) => `## Gyroscope option ${part}.${index}\n\nSets how the gyroscope reports turn ${index}.`).join('\n\n');
+      assert.equal((await push({ url: `https://acme.test/docs/gyroscope-options-${part}`, title: `Sensor options ${part}`, content: `# Sensor options ${part}\n\n${options}` })).status, 201);
+    }
+    // The page of that name, its opening long beside its entries, as a module's page is.
+    const opening = 'This module reads the orientation of the device from its sensors, and keeps the readings of the last minute. '.repeat(8);
+    const entries = ['gyroscope.read()', 'gyroscope.reset()', 'gyroscope.rate'].map((name) => `## ${name}\n\nOne call of the gyroscope module.`).join('\n\n');
+    assert.equal((await push({ url: 'https://acme.test/docs/gyroscope', title: 'gyroscope — Orientation sensors', content: `# gyroscope — Orientation sensors\n\n${opening}\n\n${entries}` })).status, 201);
+    // As typed, and complete.
+    for (const query of ['gyroscope', 'Gyroscope ']) {
+      const { hits } = (await search({ query, limit: 5 })).json;
+      assert.equal(hits[0]?.url, 'https://acme.test/docs/gyroscope', `${query}: ${hits.map((hit: { url: string }) => hit.url).join(' ')}`);
+    }
+  });
+
   test('release notes come after the page about what they mention, unless the query asks about a release', async () => {
     const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     assert.equal((await push({ url: 'https://acme.test/docs/storage', title: 'Storage', content: '# Storage\n\nEach mailbox is kept in a folder of its own on the server. To see how much disk space a mailbox takes, open its settings: the quota it may grow to is shown beside it.' })).status, 201);
