@@ -29,7 +29,7 @@ import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
-import { isNavigation } from '../search/sections.js';
+import { isNavigation, NAME_TITLE } from '../search/sections.js';
 import { inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
@@ -106,6 +106,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     language: input.language,
     snippets: input.snippets ?? false,
     releaseNotesLower: false,
+    namesFirst: false,
   });
   /** Fuses the hits of a query not asked yet: `found` when they were searched for already. */
   const ask = async (query: Query, found?: SectionHit[]): Promise<void> => {
@@ -630,12 +631,6 @@ const OPENING_NAME_WORDS = 4;
 function entryHeadingOf(hit: SectionHit): string {
   return ownHeading(hit.section, { withParameters: true }) || hit.title;
 }
-
-/**
- * A page titled by a name in lower case after its number ("37.23. domains", "53.11. pg_class"): the reference page of a
- * view or a catalog, which the manual's prose never titles so. What a domain is, is told under "Domain Types".
- */
-const NAME_TITLE = /^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+[a-z][a-z0-9_]*\s*$/;
 
 /** A question about a view or a system catalog, which such a page is. */
 const VIEW_ASKED = /\b(?:views?|catalogs?)\b/i;

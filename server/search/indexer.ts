@@ -7,7 +7,7 @@
 import type { PageFormat } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { identifierVector, spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
-import { isTableOfContents, pageSections, type Section } from './sections.js';
+import { isTableOfContents, NAME_TITLE, pageSections, PATH_SEPARATOR, type Section } from './sections.js';
 
 export interface IndexablePage {
   id: string;
@@ -30,7 +30,7 @@ export interface IndexablePage {
  * statement that writes the page or, for a page indexed again, by markIndexed), and a server
  * indexes again the pages an earlier version indexed (reindexStalePages, store/pages.ts).
  */
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 
 export async function indexPage(tx: Queryable, page: IndexablePage): Promise<void> {
   await indexPages(tx, [page]);
@@ -67,6 +67,8 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     config: [] as string[],
     indexedTitle: [] as string[],
     indexedPath: [] as string[],
+    /** The section's own heading (the title, for a page's opening), whose stems name it (`heading_key`). */
+    ownHeading: [] as string[],
     lead: [] as string[],
     rest: [] as string[],
     /** Identifiers as written, per part (tsvector input): the parser cuts most of them into words. */
@@ -103,6 +105,7 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
       columns.config.push(config);
       columns.indexedTitle.push(indexedTitle);
       columns.indexedPath.push(spaceUnspacedScripts(withNameWords(section.path)));
+      columns.ownHeading.push(namedBy(section.path ? section.path.split(PATH_SEPARATOR).at(-1)! : title));
       const lead = split === -1 ? body : body.slice(0, split);
       const rest = split === -1 ? '' : body.slice(split + 2);
       columns.lead.push(spaceUnspacedScripts(lead));
@@ -125,22 +128,23 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     `DELETE FROM search_removed_sections RETURNING organisation_id AS "organisationId", source_id AS "sourceId", page_id AS "pageId", title, path, text`,
   );
   await tx.query(
-    `INSERT INTO search_sections (id, page_id, organisation_id, source_id, position, url, title, path, heading, document)
+    `INSERT INTO search_sections (id, page_id, organisation_id, source_id, position, url, title, path, heading, document, heading_key)
      SELECT id, page_id, organisation_id, source_id, position, url, title, path,
             CASE WHEN position = 0 THEN vector.title_vector ELSE ''::tsvector END || vector.path_vector,
             vector.title_vector || vector.path_vector ||
               setweight(to_tsvector(config::regconfig, lead) || lead_identifiers::tsvector, 'C') ||
-              setweight(to_tsvector(config::regconfig, rest) || rest_identifiers::tsvector, 'D')
+              setweight(to_tsvector(config::regconfig, rest) || rest_identifiers::tsvector, 'D'),
+            left(array_to_string(tsvector_to_array(to_tsvector(config::regconfig, search_heading_name(own_heading))), ' '), 200)
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[],
-                   $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
+                   $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
          AS section(id, page_id, organisation_id, source_id, position, url, title, path,
-                    config, indexed_title, indexed_path, lead, rest, title_identifiers, path_identifiers, lead_identifiers, rest_identifiers)
+                    config, indexed_title, indexed_path, lead, rest, title_identifiers, path_identifiers, lead_identifiers, rest_identifiers, own_heading)
        CROSS JOIN LATERAL (SELECT setweight(to_tsvector(config::regconfig, indexed_title) || title_identifiers::tsvector, 'A') AS title_vector,
                                   setweight(to_tsvector(config::regconfig, indexed_path) || path_identifiers::tsvector, 'B') AS path_vector) vector`,
     [
       columns.id, columns.pageId, columns.organisationId, columns.sourceId, columns.position, columns.url, columns.title,
       columns.path, columns.config, columns.indexedTitle, columns.indexedPath, columns.lead, columns.rest,
-      columns.titleIdentifiers, columns.pathIdentifiers, columns.leadIdentifiers, columns.restIdentifiers,
+      columns.titleIdentifiers, columns.pathIdentifiers, columns.leadIdentifiers, columns.restIdentifiers, columns.ownHeading,
     ],
   );
   await tx.query(`INSERT INTO search_section_texts (id, text, markdown) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [
@@ -156,6 +160,17 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
   );
   await updateVocabulary(tx, added, [...replaced, ...parked]);
 }
+
+/**
+ * A heading as what names its section (`heading_key`): none for one that names an identifier ("foreign_data_wrappers",
+ * "os.path"), or a view or a catalog ("37.44. sequences"), whose words are not what it is about.
+ */
+function namedBy(heading: string): string {
+  return IDENTIFIER_IN_HEADING.test(heading) || NAME_TITLE.test(heading) ? '' : spaceUnspacedScripts(heading);
+}
+
+/** A dot or an underscore joining a letter to a letter or a digit: a name in code, not a number ("9.9."). */
+const IDENTIFIER_IN_HEADING = /\p{L}[_.][\p{L}\p{N}]|[\p{L}\p{N}][_.]\p{L}/u;
 
 /** Marks pages indexed by this version, once indexPages indexed them again in the same transaction. */
 export async function markIndexed(tx: Queryable, pageIds: string[]): Promise<void> {

@@ -37,7 +37,7 @@ import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionTexts } from '../store/sections.js';
 import { IDENTIFIER_MARK, isVocabularyWord, textSearchConfig, vocabularyWords } from './language.js';
-import { PATH_SEPARATOR } from './sections.js';
+import { NAME_TITLE, PATH_SEPARATOR } from './sections.js';
 import { CHANGES_ASKED, isReleaseNotes } from './release-notes.js';
 import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
 import { buildSnippet, escapeRegExp, type HighlightTerms } from './snippet.js';
@@ -62,6 +62,12 @@ export interface SearchParams extends PagesSearched {
    * are weighed against the question, release notes among them, afterwards.
    */
   releaseNotesLower?: boolean;
+  /**
+   * Whether a page, an entry or a section named what was searched for comes first (default true), as a visitor's search
+   * shows them. Answer retrieval looks up the names a question asks about itself (searchHeadings), and weighs its
+   * candidates against the whole question.
+   */
+  namesFirst?: boolean;
 }
 
 /** A hit with the plain text of its section, for answer engines to quote from. */
@@ -251,9 +257,16 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   );
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;
   const terms = highlightTerms(chunks, result.groups);
-  const diverse = diversify([...result.hits, ...result.partial], { lowerReleaseNotes: params.releaseNotesLower !== false && !CHANGES_ASKED.test(params.query) });
-  // "threading": the page named so comes first, however many sections of other pages say the word in their headings.
-  const named = await pagesNamed(db, params, chunks);
+  const lowerReleaseNotes = params.releaseNotesLower !== false && !CHANGES_ASKED.test(params.query);
+  const diverse = diversify([...result.hits, ...result.partial], { lowerReleaseNotes });
+  // "threading": the page named so comes first, however many sections of other pages say the word in their headings;
+  // "zip", the entry of `zip()`, before `zipfile`, which ranking by words puts first; "generators", the section headed so.
+  // A misspelt word ("threding") as the search read it.
+  const asNamed = params.namesFirst === false ? [] : namesSearched(chunks, result.groups);
+  const rankOf = new Map(diverse.map((row, index) => [row.id, index]));
+  // Not a release's notes, which head a section with each thing they changed ("What's New in Python 2.2 › Descriptors").
+  const headed = (await sectionsNamed(db, params, asNamed)).filter((row) => !(lowerReleaseNotes && isReleaseNotes(row))).sort((a, b) => (rankOf.get(a.id) ?? diverse.length) - (rankOf.get(b.id) ?? diverse.length));
+  const named = uniqueRows([...(await pagesNamed(db, params, asNamed)), ...(await entriesNamed(db, params, chunks)), ...headed.slice(0, MAX_NAMED_SECTIONS)]);
   const namedIds = new Set(named.map((page) => page.id));
   const top = diverse[0]?.score ?? 1;
   const kept = [...named.map(({ text: _text, ...row }) => ({ ...row, score: Math.max(Number(row.score), top) })), ...diverse.filter((row) => !namedIds.has(row.id))].slice(0, limit);
@@ -273,21 +286,90 @@ const MAX_NAME_WORDS = 4;
  * pages' order. Ranking by words finds a module's page ("threading — Thread-based parallelism") among hundreds of
  * sections whose headings say "thread", and may leave it out: the words ranked are the first found of those.
  */
-async function pagesNamed(db: Queryable, searched: PagesSearched, chunks: QueryChunk[]): Promise<SectionRow[]> {
-  const name = chunks.map((chunk) => chunk.text).join(' ');
-  if (chunks.length === 0 || chunks.length > MAX_NAME_WORDS || !/\p{L}/u.test(name)) return [];
-  // A page's name as search_page_name reads it from its title (014_page_names.sql), looked up in its index.
-  return db.query<SectionRow>(
+async function pagesNamed(db: Queryable, searched: PagesSearched, names: string[]): Promise<SectionRow[]> {
+  if (names.length === 0) return [];
+  // A page's name as search_page_name reads it from its title (014_names.sql), looked up in its index.
+  const rows = await db.query<SectionRow>(
     `${SECTIONS_WITH_TEXT}
-      WHERE s.organisation_id = $1 AND search_page_name(s.title) = $3 AND s.position = 0 AND s.source_id = ANY($2::text[])
+      WHERE s.organisation_id = $1 AND search_page_name(s.title) = ANY($3::text[]) AND s.position = 0 AND s.source_id = ANY($2::text[])
       ORDER BY s.url COLLATE "C", s.source_id COLLATE "C"
       LIMIT $4`,
-    [searched.organisationId, searched.sources, name, MAX_NAMED_PAGES],
+    [searched.organisationId, searched.sources, names, MAX_NAMED_PAGES],
   );
+  // A view's or a catalog's page ("37.44. sequences") is named by a word only when the query is its name in code ("pg_class"):
+  // what a sequence is, is told elsewhere.
+  return names.some((name) => /[_.]/.test(name)) ? rows : rows.filter((row) => !NAME_TITLE.test(row.title));
+}
+
+/**
+ * The query as names to look up: as typed, and with a misspelt word as each of the search's corrections of it
+ * ("threding" as "threading"); none for a query longer than a name or without a letter.
+ */
+function namesSearched(chunks: QueryChunk[], groups: ResolvedGroup[]): string[] {
+  if (chunks.length === 0 || chunks.length > MAX_NAME_WORDS || !chunks.some((chunk) => /\p{L}/u.test(chunk.text))) return [];
+  const typed = chunks.map((chunk) => chunk.text);
+  const corrected = groups.flatMap((group) => group.corrections.map((correction) => typed.map((word, index) => (index === group.group - 1 ? correction : word))));
+  return [...new Set([typed, ...corrected].map((words) => words.join(' ')))];
+}
+
+/**
+ * Sections whose own heading (a page's title, for its opening) has the stems of one of the names and no others, without
+ * its number: "generators" names "9.9. Generators" and the glossary's "generator", "exception handling" names "Handling
+ * Exceptions". In the pages' order; the caller puts first those that rank by the words.
+ */
+async function sectionsNamed(db: Queryable, searched: PagesSearched, names: string[]): Promise<SectionRow[]> {
+  if (names.length === 0) return [];
+  // The stems of each name as each of the sources' configurations reads them, as the indexer keys headings (heading_key);
+  // only a name whose every word has a stem: "ON CONFLICT" is not the heading "Conflicts".
+  return db.query<SectionRow>(
+    `${SECTIONS_WITH_TEXT}
+      WHERE s.organisation_id = $1 AND s.heading_key <> '' AND s.source_id = ANY($2::text[])
+        AND s.heading_key = ANY (ARRAY(
+              SELECT array_to_string(tsvector_to_array(stems), ' ')
+                FROM unnest($3::text[]) AS name,
+                     (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c,
+                     LATERAL to_tsvector(c.config::regconfig, name) AS stems
+               WHERE length(stems) = cardinality(regexp_split_to_array(btrim(name), '\\s+'))))
+      ORDER BY s.url COLLATE "C", s.position, s.source_id COLLATE "C"
+      LIMIT $4`,
+    [searched.organisationId, searched.sources, names, HEADED_CANDIDATES],
+  );
+}
+
+/** The most sections of one name put first. */
+const MAX_NAMED_SECTIONS = 3;
+
+/** Rows without a repeat of one before. */
+function uniqueRows(rows: SectionRow[]): SectionRow[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
 }
 
 /** The most pages of one name put first. */
 const MAX_NAMED_PAGES = 3;
+
+/**
+ * For a query of one plain word, the entries headed by that name alone ("zip(*iterables, strict=False)", "class
+ * range(stop)"), not qualified by a module (`os.open` for "open"): the name's own entry, which ranking by words puts
+ * below pages of words that begin with it (`zipfile`, `pprint`) or share its stem ("opening network connections").
+ */
+async function entriesNamed(db: Queryable, searched: SearchParams, chunks: QueryChunk[]): Promise<SectionRow[]> {
+  const name = chunks.length === 1 && searched.namesFirst !== false ? chunks[0]!.text : '';
+  if (!/^[\p{L}_][\p{L}\p{N}_]+$/u.test(name)) return [];
+  // A signature: with its parameters or type ("zip(*iterables)", "work_mem (integer)") or its kind ("class super"), not
+  // a section that the word heads ("Descriptors", "Fixers › zip").
+  const unqualified = new RegExp(`^@?(?:${ENTRY_KIND}${escapeRegExp(name)}\\s*[([]|${KIND}${escapeRegExp(name)}\\b)`);
+  const rows = await entryRows(db, searched, [`${name}()`], HEADED_CANDIDATES);
+  // Not a member under its class's entry ("class array.array(…) › append(x)"), whose own heading leaves out whose it is.
+  const member = (row: SectionRow) => MEMBER_OF.test(row.path.split(PATH_SEPARATOR).at(-2) ?? '');
+  return rows.filter((row) => unqualified.test(ownHeadingOf(row.path).toLowerCase()) && !member(row)).slice(0, MAX_NAMED_ENTRIES);
+}
+
+/** A heading that is a class's or a call's entry: what a heading under it is a member of. */
+const MEMBER_OF = /^\s*(?:class|exception)\s|\(/i;
+
+/** The most entries of one name put first. */
+const MAX_NAMED_ENTRIES = 2;
 
 /**
  * Tier by tier (every word, all but one, some), each below the one before whatever its
@@ -337,11 +419,16 @@ const NOTHING_HIGHLIGHTED: HighlightTerms = { words: [], stems: [], prefixes: []
  * API asks for its entry this way too.
  */
 export async function searchHeadings(db: Queryable, params: PagesSearched & { names: string[]; limit: number }): Promise<SectionHit[]> {
-  const asked = [...new Set(params.names.map((name) => name.toLowerCase()))].filter((name) => /^[\p{L}_][\p{L}\p{N}_.]*(?:\(\))?$/u.test(name));
+  return (await entryRows(db, params, params.names, params.limit)).map((row) => toHit(row, NOTHING_HIGHLIGHTED));
+}
+
+/** The sections whose own heading is the entry of one of the names, best first (searchHeadings). */
+async function entryRows(db: Queryable, searched: PagesSearched, given: string[], limit: number): Promise<SectionRow[]> {
+  const asked = [...new Set(given.map((name) => name.toLowerCase()))].filter((name) => /^[\p{L}_][\p{L}\p{N}_.]*(?:\(\))?$/u.test(name));
   const names = asked.map((name) => name.replace(/\(\)$/, ''));
-  if (names.length === 0 || params.sources.length === 0) return [];
+  if (names.length === 0 || searched.sources.length === 0) return [];
   // An identifier is indexed whole (`~generate_series`); a plain word through each of the sources' configurations.
-  const rows = await headingRows(db, params, names, HEADED_CANDIDATES, `CASE WHEN asked ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || asked || '''')::tsquery ELSE ${HEADING_WORDS} END`);
+  const rows = await headingRows(db, searched, names, HEADED_CANDIDATES, `CASE WHEN asked ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || asked || '''')::tsquery ELSE ${HEADING_WORDS} END`);
   const entries = names.map(entryHeading);
   const rank = (row: SectionRow) => {
     const heading = ownHeadingOf(row.path || row.title).toLowerCase();
@@ -353,8 +440,8 @@ export async function searchHeadings(db: Queryable, params: PagesSearched & { na
     .map((row) => ({ row, at: rank(row) }))
     .filter((entry) => entry.at !== -1)
     .sort((a, b) => a.at - b.at || called(a.row, a.at) - called(b.row, b.at) || a.row.path.length - b.row.path.length)
-    .slice(0, params.limit)
-    .map((entry) => toHit(entry.row, NOTHING_HIGHLIGHTED));
+    .slice(0, limit)
+    .map((entry) => entry.row);
 }
 
 /**
@@ -464,7 +551,8 @@ export async function pageHeadings(db: Queryable, params: { organisationId: stri
 const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
 
 /** The kind a heading may name before an entry's name (`class zeb.Burrow`, `coroutine asyncio.sleep(…)`), as a pattern. */
-const ENTRY_KIND = String.raw`(?:(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\s+)?`;
+const KIND = String.raw`(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\s+`;
+const ENTRY_KIND = `(?:${KIND})?`;
 
 /**
  * A lowercased heading that is the entry of `name`: the name (a decorator's with its `@`), qualified or not, then its

@@ -44,6 +44,12 @@ export const MAX_SECTION_CHARS = 20_000;
 
 export const PATH_SEPARATOR = ' › ';
 
+/**
+ * A page titled by a name in lower case after its number ("37.23. domains", "53.11. pg_class"): the reference page of a
+ * view or a catalog, which the manual's prose never titles so. What a domain is, is told under "Domain Types".
+ */
+export const NAME_TITLE = /^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+[a-z][a-z0-9_]*\s*$/;
+
 interface Heading {
   level: number;
   text: string;

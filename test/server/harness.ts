@@ -3,13 +3,13 @@
  * or on a fresh PostgreSQL database of its own when ASSIST_TEST_DATABASE_URL points at a
  * server (CI runs the suite both ways).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startServer, type RunningServer } from '../../server/main.js';
 import type { Db } from '../../server/store/db.js';
-import { migrate } from '../../server/store/migrate.js';
+import { migrate, migrationsDir } from '../../server/store/migrate.js';
 import { applyFixture } from '../../server/store/fixture.js';
 import type { ServerLimits } from '../../server/options.js';
 
@@ -43,7 +43,7 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
  * that version, the fixture written by today's page writer. The columns it writes that the
  * schema lacks are there only for the write, and what they counted is left as that version
  * kept it: the indexer's version (11) is gone, the vocabulary counted over the organisation
- * (13).
+ * (13), no section keyed by its heading's name (14).
  */
 export async function databaseAtVersion(db: Db, version: number, fixture: Parameters<typeof applyFixture>[1]): Promise<void> {
   await migrate(db, version);
@@ -53,7 +53,11 @@ export async function databaseAtVersion(db: Db, version: number, fixture: Parame
                    ALTER TABLE search_vocabulary ADD COLUMN source_id text NOT NULL DEFAULT '';
                    ALTER TABLE search_vocabulary ADD PRIMARY KEY (word, organisation_id, source_id);
                    ALTER TABLE search_removed_sections ADD COLUMN source_id text NOT NULL DEFAULT ''`);
+  // The indexer keys each section by its heading's name (014_names.sql).
+  const headingName = /CREATE FUNCTION search_heading_name[\s\S]*?\$\$;/.exec(readFileSync(join(migrationsDir(), '014_names.sql'), 'utf8'))![0];
+  if (version < 14) await db.exec(`ALTER TABLE search_sections ADD COLUMN heading_key text NOT NULL DEFAULT ''; ${headingName}`);
   await applyFixture(db, fixture);
+  if (version < 14) await db.exec('ALTER TABLE search_sections DROP COLUMN heading_key; DROP FUNCTION search_heading_name(text)');
   if (version < 11) await db.exec('ALTER TABLE pages DROP COLUMN indexed_version');
   if (version < 13)
     await db.exec(`CREATE TEMPORARY TABLE organisation_words AS

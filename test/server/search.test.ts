@@ -136,6 +136,39 @@ describe('search', () => {
     }
   });
 
+  test('a word that names an entry finds that entry first, not pages of words beginning with it nor a member of a class', async () => {
+    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
+    // A module whose name begins with the word: its title holds it, in every one of its sections.
+    const members = ['Info.name', 'Info.size', 'Info.date', 'Archive.write', 'Archive.read'].map((name) => `## quillpack.${name}\n\nA member of the archive.`).join('\n\n');
+    assert.equal((await push({ url: 'https://acme.test/docs/quillpack', title: 'quillpack — Work with quill archives', content: `# quillpack — Work with quill archives\n\n${members}` })).status, 201);
+    // The entry of the name itself, on a page of many entries; and a class whose method has that name.
+    const entries = ['quill(*feathers, strict=False, colour=None)', 'inkwell(depth)', 'nib(width)'].map((entry) => `## ${entry}\n\nA built-in function.`).join('\n\n');
+    assert.equal((await push({ url: 'https://acme.test/docs/builtins', title: 'Built-in functions', content: `# Built-in functions\n\n${entries}` })).status, 201);
+    assert.equal((await push({ url: 'https://acme.test/docs/desk', title: 'Desk', content: '# Desk\n\n## class Desk(size)\n\nA desk.\n\n### quill(x)\n\nPuts a quill in the desk.' })).status, 201);
+    for (const query of ['quill', 'quill ']) {
+      const { hits } = (await search({ query, limit: 5 })).json;
+      assert.equal(hits[0]?.section, 'quill(*feathers, strict=False, colour=None)', `${query}: ${hits.map((hit: { url: string; section?: string }) => `${hit.url} ${hit.section ?? ''}`).join(' | ')}`);
+    }
+  });
+
+  test('a section headed by what was searched for comes first, also when the word is misspelt, and not a release\'s note of it', async () => {
+    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
+    // More headings holding the word than a search ranks, written first.
+    for (const part of [1, 2]) {
+      const options = Array.from({ length: 40 }, (_, index) => `## Lantern option ${part}.${index}\n\nSets how bright lantern ${index} burns.`).join('\n\n');
+      assert.equal((await push({ url: `https://acme.test/docs/lantern-options-${part}`, title: `Lighting options ${part}`, content: `# Lighting options ${part}\n\n${options}` })).status, 201);
+    }
+    assert.equal((await push({ url: 'https://acme.test/docs/4.0', title: 'Release 4.0', content: '# Release 4.0\n\n## Lanterns\n\nLanterns are brighter.' })).status, 201);
+    // A view's reference page, titled by its name in lower case: named so, not about lanterns.
+    assert.equal((await push({ url: 'https://acme.test/docs/3-views', title: '37.2. lanterns', content: '# 37.2. lanterns\n\nOne row per lantern.' })).status, 201);
+    const guide = '# Camp guide\n\n## 4.1. Tents\n\nPitch the tent first.\n\n## 4.2. Lanterns\n\nA lantern lights the camp at night; hang it from the ridge pole, away from the canvas.';
+    assert.equal((await push({ url: 'https://acme.test/docs/camp', title: 'Camp guide', content: guide })).status, 201);
+    for (const query of ['lanterns ', 'lantern ', 'lanterm ']) {
+      const { hits } = (await search({ query, limit: 5 })).json;
+      assert.equal(hits[0]?.section, '4.2. Lanterns', `${query}: ${hits.map((hit: { url: string; section?: string }) => `${hit.url} ${hit.section ?? ''}`).join(' | ')}`);
+    }
+  });
+
   test('release notes come after the page about what they mention, unless the query asks about a release', async () => {
     const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     assert.equal((await push({ url: 'https://acme.test/docs/storage', title: 'Storage', content: '# Storage\n\nEach mailbox is kept in a folder of its own on the server. To see how much disk space a mailbox takes, open its settings: the quota it may grow to is shown beside it.' })).status, 201);
