@@ -7,7 +7,7 @@
 import type { PageFormat } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { identifierVector, spaceUnspacedScripts, textSearchConfig, vocabularyWords } from './language.js';
-import { isTableOfContents, NAME_TITLE, pageSections, PATH_SEPARATOR, type Section } from './sections.js';
+import { entryNameOf, isTableOfContents, NAME_TITLE, ownHeadingOf, pageSections, type Section } from './sections.js';
 
 export interface IndexablePage {
   id: string;
@@ -69,6 +69,8 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     indexedPath: [] as string[],
     /** The section's own heading (the title, for a page's opening), whose stems name it (`heading_key`). */
     ownHeading: [] as string[],
+    /** The name its heading gives an API entry (`entry_name`), or ''. */
+    entryName: [] as string[],
     lead: [] as string[],
     rest: [] as string[],
     /** Identifiers as written, per part (tsvector input): the parser cuts most of them into words. */
@@ -105,7 +107,8 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
       columns.config.push(config);
       columns.indexedTitle.push(indexedTitle);
       columns.indexedPath.push(spaceUnspacedScripts(withNameWords(section.path)));
-      columns.ownHeading.push(namedBy(section.path ? section.path.split(PATH_SEPARATOR).at(-1)! : title));
+      columns.ownHeading.push(namedBy(section.path ? ownHeadingOf(section.path) : title));
+      columns.entryName.push(entryNameOf(section.path));
       const lead = split === -1 ? body : body.slice(0, split);
       const rest = split === -1 ? '' : body.slice(split + 2);
       columns.lead.push(spaceUnspacedScripts(lead));
@@ -128,23 +131,25 @@ export async function indexPages(tx: Queryable, pages: IndexablePage[]): Promise
     `DELETE FROM search_removed_sections RETURNING organisation_id AS "organisationId", source_id AS "sourceId", page_id AS "pageId", title, path, text`,
   );
   await tx.query(
-    `INSERT INTO search_sections (id, page_id, organisation_id, source_id, position, url, title, path, heading, document, heading_key)
+    `INSERT INTO search_sections (id, page_id, organisation_id, source_id, position, url, title, path, heading, document, heading_key, entry_name)
      SELECT id, page_id, organisation_id, source_id, position, url, title, path,
             CASE WHEN position = 0 THEN vector.title_vector ELSE ''::tsvector END || vector.path_vector,
             vector.title_vector || vector.path_vector ||
               setweight(to_tsvector(config::regconfig, lead) || lead_identifiers::tsvector, 'C') ||
               setweight(to_tsvector(config::regconfig, rest) || rest_identifiers::tsvector, 'D'),
-            left(array_to_string(tsvector_to_array(to_tsvector(config::regconfig, search_heading_name(own_heading))), ' '), 200)
+            left(array_to_string(tsvector_to_array(to_tsvector(config::regconfig, search_heading_name(own_heading))), ' '), 200),
+            left(entry_name, 200)
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[],
-                   $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
+                   $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[])
          AS section(id, page_id, organisation_id, source_id, position, url, title, path,
-                    config, indexed_title, indexed_path, lead, rest, title_identifiers, path_identifiers, lead_identifiers, rest_identifiers, own_heading)
+                    config, indexed_title, indexed_path, lead, rest, title_identifiers, path_identifiers, lead_identifiers, rest_identifiers, own_heading, entry_name)
        CROSS JOIN LATERAL (SELECT setweight(to_tsvector(config::regconfig, indexed_title) || title_identifiers::tsvector, 'A') AS title_vector,
                                   setweight(to_tsvector(config::regconfig, indexed_path) || path_identifiers::tsvector, 'B') AS path_vector) vector`,
     [
       columns.id, columns.pageId, columns.organisationId, columns.sourceId, columns.position, columns.url, columns.title,
       columns.path, columns.config, columns.indexedTitle, columns.indexedPath, columns.lead, columns.rest,
       columns.titleIdentifiers, columns.pathIdentifiers, columns.leadIdentifiers, columns.restIdentifiers, columns.ownHeading,
+      columns.entryName,
     ],
   );
   await tx.query(`INSERT INTO search_section_texts (id, text, markdown) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [

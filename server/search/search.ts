@@ -30,14 +30,15 @@
  * Here: a page's second and later sections are discounted, so one long page cannot fill
  * the list, and so are release notes unless the query asks about changes (not for answer
  * retrieval, which weighs them itself); a page named what was searched for ("threading",
- * "CREATE TABLE", "Backup and Restore") comes first (pagesNamed); snippets are cut and
- * escaped (snippet.ts), unless the caller shows none (answer retrieval: `snippets: false`).
+ * "CREATE TABLE", "Backup and Restore") comes first, then an entry or a section it names
+ * (namedSections; not for answer retrieval either); snippets are cut and escaped
+ * (snippet.ts), unless the caller shows none (answer retrieval: `snippets: false`).
  */
 import type { Hit } from '../../wire/contract.js';
 import type { Queryable } from '../store/db.js';
 import { readSectionTexts } from '../store/sections.js';
 import { IDENTIFIER_MARK, isVocabularyWord, textSearchConfig, vocabularyWords } from './language.js';
-import { NAME_TITLE, PATH_SEPARATOR } from './sections.js';
+import { ENTRY_KIND, NAME_TITLE, ownHeadingOf, PATH_SEPARATOR } from './sections.js';
 import { CHANGES_ASKED, isReleaseNotes } from './release-notes.js';
 import { adjacentSwaps, deletionNeighbourhood, highlightTerms, parseQuery, phraseText, type QueryChunk, type ResolvedGroup } from './query.js';
 import { buildSnippet, escapeRegExp, type HighlightTerms } from './snippet.js';
@@ -261,115 +262,103 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   const diverse = diversify([...result.hits, ...result.partial], { lowerReleaseNotes });
   // "threading": the page named so comes first, however many sections of other pages say the word in their headings;
   // "zip", the entry of `zip()`, before `zipfile`, which ranking by words puts first; "generators", the section headed so.
-  // A misspelt word ("threding") as the search read it.
-  const asNamed = params.namesFirst === false ? [] : namesSearched(chunks, result.groups);
-  const rankOf = new Map(diverse.map((row, index) => [row.id, index]));
-  // Not a release's notes, which head a section with each thing they changed ("What's New in Python 2.2 › Descriptors").
-  const headed = (await sectionsNamed(db, params, asNamed)).filter((row) => !(lowerReleaseNotes && isReleaseNotes(row))).sort((a, b) => (rankOf.get(a.id) ?? diverse.length) - (rankOf.get(b.id) ?? diverse.length));
-  const named = uniqueRows([...(await pagesNamed(db, params, asNamed)), ...(await entriesNamed(db, params, chunks)), ...headed.slice(0, MAX_NAMED_SECTIONS)]);
-  const namedIds = new Set(named.map((page) => page.id));
+  const named = params.namesFirst === false ? [] : await namedSections(db, params, { chunks, groups: result.groups, ranked: diverse, lowerReleaseNotes });
+  // A section is named once, and not again as a piece of it that the words rank.
+  const sectionOf = (row: RankedRow) => `${row.pageId} ${row.path}`;
+  const namedAt = new Set(named.map(sectionOf));
   const top = diverse[0]?.score ?? 1;
-  const kept = [...named.map(({ text: _text, ...row }) => ({ ...row, score: Math.max(Number(row.score), top) })), ...diverse.filter((row) => !namedIds.has(row.id))].slice(0, limit);
-  const texts = await readSectionTexts(db, kept.filter((section) => !namedIds.has(section.id)).map((section) => section.id));
-  for (const page of named) texts.set(page.id, page.text);
+  const kept = [...named.map((row) => ({ ...row, score: top })), ...diverse.filter((row) => !namedAt.has(sectionOf(row)))].slice(0, limit);
+  const texts = await readSectionTexts(db, kept.map((section) => section.id));
   // A section its page's new version replaced since it was ranked is gone.
   const ranked = kept.filter((section) => texts.has(section.id));
   const hits = ranked.map((section) => toHit({ ...section, text: texts.get(section.id)! }, params.snippets === false ? undefined : terms));
   return { hits, complete: ranked.filter((section) => section.tier === 0).length, chunks, groups: result.groups };
 }
 
-/** The most words a page's name is searched for as: "threading", "CREATE TABLE", "Backup and Restore". */
+/** The most words a name is looked up by: "threading", "CREATE TABLE", "Backup and Restore". */
 const MAX_NAME_WORDS = 4;
+/** The most pages, entries and sections of one name put first. */
+const MAX_NAMED_PAGES = 3;
+const MAX_NAMED_ENTRIES = 2;
+const MAX_NAMED_SECTIONS = 3;
+/** The most sections of one heading read to choose those put first: those the words rank, else the first in the pages' order. */
+const NAMED_SECTIONS_READ = 50;
 
 /**
- * The openings of the pages named what was searched for (a page's first section, whose heading holds its title), in the
- * pages' order. Ranking by words finds a module's page ("threading — Thread-based parallelism") among hundreds of
- * sections whose headings say "thread", and may leave it out: the words ranked are the first found of those.
+ * What a query names, in one statement (014_names.sql):
+ *
+ * - the openings of the pages it names (`search_page_name`: "threading" names "threading — Thread-based parallelism"),
+ *   which ranking by words finds among hundreds of sections whose headings say "thread", and may leave out: the ones
+ *   ranked are the first found of those. A view's or a catalog's page ("37.44. sequences") only for a name in code;
+ * - for a word, the entries it names (`entry_name`: "zip" names `zip(*iterables, strict=False)`, not `os.zip` nor a
+ *   class's member), which ranking puts below pages of words that begin with it (`zipfile`) or share its stem;
+ * - the sections whose own heading has its stems and no others (`heading_key`: "generators" names "9.9. Generators" and
+ *   the glossary's "generator"), those the words rank first; not a release's notes, unless `lowerReleaseNotes` is off.
+ *
+ * The query is read as typed, then with a misspelt word as each of the search's corrections ("threding" as "threading").
  */
-async function pagesNamed(db: Queryable, searched: PagesSearched, names: string[]): Promise<SectionRow[]> {
+async function namedSections(
+  db: Queryable,
+  searched: PagesSearched,
+  query: { chunks: QueryChunk[]; groups: ResolvedGroup[]; ranked: RankedRow[]; lowerReleaseNotes: boolean },
+): Promise<RankedRow[]> {
+  const names = namesSearched(query.chunks, query.groups);
   if (names.length === 0) return [];
-  // A page's name as search_page_name reads it from its title (014_names.sql), looked up in its index.
-  const rows = await db.query<SectionRow>(
-    `${SECTIONS_WITH_TEXT}
-      WHERE s.organisation_id = $1 AND search_page_name(s.title) = ANY($3::text[]) AND s.position = 0 AND s.source_id = ANY($2::text[])
-      ORDER BY s.url COLLATE "C", s.source_id COLLATE "C"
-      LIMIT $4`,
-    [searched.organisationId, searched.sources, names, MAX_NAMED_PAGES],
+  const word = query.chunks.length === 1 && /^[\p{L}_][\p{L}\p{N}_]+$/u.test(names[0]!) ? names[0]! : '';
+  const rows = await db.query<RankedRow & { kind: 'page' | 'entry' | 'section' }>(
+    `WITH named AS (SELECT lower(name) AS name, at FROM unnest($3::text[]) WITH ORDINALITY AS asked(name, at)),
+     keyed AS (
+       SELECT DISTINCT array_to_string(tsvector_to_array(stems), ' ') AS key, named.at
+         FROM named, (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c,
+              LATERAL to_tsvector(c.config::regconfig, named.name) AS stems
+        -- Only a name whose every word has a stem: "ON CONFLICT" is not the heading "Conflicts".
+        WHERE length(stems) = cardinality(regexp_split_to_array(btrim(named.name), '\\s+')))
+     (SELECT 'page' AS kind, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.position, s.title, s.path, 0 AS tier, 1 AS score
+        FROM search_sections s JOIN named ON search_page_name(s.title) = named.name
+       WHERE s.organisation_id = $1 AND s.position = 0 AND s.source_id = ANY($2::text[])
+       ORDER BY named.at, s.url COLLATE "C", s.source_id COLLATE "C" LIMIT $6)
+     UNION ALL
+     (SELECT 'entry', s.id, s.page_id, s.source_id, s.url, s.position, s.title, s.path, 0, 1
+        FROM search_sections s
+       WHERE s.organisation_id = $1 AND s.entry_name = $4 AND s.entry_name <> '' AND s.source_id = ANY($2::text[])
+       ORDER BY s.url COLLATE "C", s.position, s.source_id COLLATE "C" LIMIT $7)
+     UNION ALL
+     (SELECT 'section', s.id, s.page_id, s.source_id, s.url, s.position, s.title, s.path, 0, 1
+        FROM search_sections s JOIN keyed ON s.heading_key = keyed.key
+       WHERE s.organisation_id = $1 AND s.heading_key <> '' AND s.source_id = ANY($2::text[])
+       ORDER BY array_position($5::text[], s.id), keyed.at, s.url COLLATE "C", s.position, s.source_id COLLATE "C" LIMIT $8)`,
+    [searched.organisationId, searched.sources, names, word, query.ranked.map((row) => row.id), MAX_NAMED_PAGES, MAX_NAMED_ENTRIES, NAMED_SECTIONS_READ],
   );
-  // A view's or a catalog's page ("37.44. sequences") is named by a word only when the query is its name in code ("pg_class"):
-  // what a sequence is, is told elsewhere.
-  return names.some((name) => /[_.]/.test(name)) ? rows : rows.filter((row) => !NAME_TITLE.test(row.title));
+  const inCode = names.some((name) => /[_.]/.test(name));
+  const wanted = rows.filter((row) => {
+    if (row.kind === 'page') return inCode || !NAME_TITLE.test(row.title);
+    return row.kind === 'entry' || !(query.lowerReleaseNotes && isReleaseNotes(row));
+  });
+  // Each section once (a long one is stored in pieces under one heading), and the first few named by their heading.
+  const seen = new Set<string>();
+  const chosen: RankedRow[] = [];
+  let headed = 0;
+  for (const { kind, ...row } of wanted) {
+    const section = `${row.pageId} ${row.path}`;
+    if (seen.has(section) || (kind === 'section' && headed === MAX_NAMED_SECTIONS)) continue;
+    if (kind === 'section') headed++;
+    seen.add(section);
+    chosen.push({ ...row, score: Number(row.score) });
+  }
+  return chosen;
 }
 
 /**
- * The query as names to look up: as typed, and with a misspelt word as each of the search's corrections of it
- * ("threding" as "threading"); none for a query longer than a name or without a letter.
+ * The query as names to look up: as typed, then with a misspelt word as each of the search's corrections of it
+ * ("threding" as "threading"); each word without the quotes or punctuation around it. None for a query longer than a
+ * name or without a letter.
  */
 function namesSearched(chunks: QueryChunk[], groups: ResolvedGroup[]): string[] {
-  if (chunks.length === 0 || chunks.length > MAX_NAME_WORDS || !chunks.some((chunk) => /\p{L}/u.test(chunk.text))) return [];
-  const typed = chunks.map((chunk) => chunk.text);
+  const typed = chunks.map((chunk) => chunk.text.replace(/^[^\p{L}\p{N}_@]+|[^\p{L}\p{N}_]+$/gu, '')).filter(Boolean);
+  if (typed.length === 0 || typed.length > MAX_NAME_WORDS || !typed.some((word) => /\p{L}/u.test(word))) return [];
   const corrected = groups.flatMap((group) => group.corrections.map((correction) => typed.map((word, index) => (index === group.group - 1 ? correction : word))));
   return [...new Set([typed, ...corrected].map((words) => words.join(' ')))];
 }
-
-/**
- * Sections whose own heading (a page's title, for its opening) has the stems of one of the names and no others, without
- * its number: "generators" names "9.9. Generators" and the glossary's "generator", "exception handling" names "Handling
- * Exceptions". In the pages' order; the caller puts first those that rank by the words.
- */
-async function sectionsNamed(db: Queryable, searched: PagesSearched, names: string[]): Promise<SectionRow[]> {
-  if (names.length === 0) return [];
-  // The stems of each name as each of the sources' configurations reads them, as the indexer keys headings (heading_key);
-  // only a name whose every word has a stem: "ON CONFLICT" is not the heading "Conflicts".
-  return db.query<SectionRow>(
-    `${SECTIONS_WITH_TEXT}
-      WHERE s.organisation_id = $1 AND s.heading_key <> '' AND s.source_id = ANY($2::text[])
-        AND s.heading_key = ANY (ARRAY(
-              SELECT array_to_string(tsvector_to_array(stems), ' ')
-                FROM unnest($3::text[]) AS name,
-                     (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c,
-                     LATERAL to_tsvector(c.config::regconfig, name) AS stems
-               WHERE length(stems) = cardinality(regexp_split_to_array(btrim(name), '\\s+'))))
-      ORDER BY s.url COLLATE "C", s.position, s.source_id COLLATE "C"
-      LIMIT $4`,
-    [searched.organisationId, searched.sources, names, HEADED_CANDIDATES],
-  );
-}
-
-/** The most sections of one name put first. */
-const MAX_NAMED_SECTIONS = 3;
-
-/** Rows without a repeat of one before. */
-function uniqueRows(rows: SectionRow[]): SectionRow[] {
-  const seen = new Set<string>();
-  return rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
-}
-
-/** The most pages of one name put first. */
-const MAX_NAMED_PAGES = 3;
-
-/**
- * For a query of one plain word, the entries headed by that name alone ("zip(*iterables, strict=False)", "class
- * range(stop)"), not qualified by a module (`os.open` for "open"): the name's own entry, which ranking by words puts
- * below pages of words that begin with it (`zipfile`, `pprint`) or share its stem ("opening network connections").
- */
-async function entriesNamed(db: Queryable, searched: SearchParams, chunks: QueryChunk[]): Promise<SectionRow[]> {
-  const name = chunks.length === 1 && searched.namesFirst !== false ? chunks[0]!.text : '';
-  if (!/^[\p{L}_][\p{L}\p{N}_]+$/u.test(name)) return [];
-  // A signature: with its parameters or type ("zip(*iterables)", "work_mem (integer)") or its kind ("class super"), not
-  // a section that the word heads ("Descriptors", "Fixers › zip").
-  const unqualified = new RegExp(`^@?(?:${ENTRY_KIND}${escapeRegExp(name)}\\s*[([]|${KIND}${escapeRegExp(name)}\\b)`);
-  const rows = await entryRows(db, searched, [`${name}()`], HEADED_CANDIDATES);
-  // Not a member under its class's entry ("class array.array(…) › append(x)"), whose own heading leaves out whose it is.
-  const member = (row: SectionRow) => MEMBER_OF.test(row.path.split(PATH_SEPARATOR).at(-2) ?? '');
-  return rows.filter((row) => unqualified.test(ownHeadingOf(row.path).toLowerCase()) && !member(row)).slice(0, MAX_NAMED_ENTRIES);
-}
-
-/** A heading that is a class's or a call's entry: what a heading under it is a member of. */
-const MEMBER_OF = /^\s*(?:class|exception)\s|\(/i;
-
-/** The most entries of one name put first. */
-const MAX_NAMED_ENTRIES = 2;
 
 /**
  * Tier by tier (every word, all but one, some), each below the one before whatever its
@@ -419,16 +408,11 @@ const NOTHING_HIGHLIGHTED: HighlightTerms = { words: [], stems: [], prefixes: []
  * API asks for its entry this way too.
  */
 export async function searchHeadings(db: Queryable, params: PagesSearched & { names: string[]; limit: number }): Promise<SectionHit[]> {
-  return (await entryRows(db, params, params.names, params.limit)).map((row) => toHit(row, NOTHING_HIGHLIGHTED));
-}
-
-/** The sections whose own heading is the entry of one of the names, best first (searchHeadings). */
-async function entryRows(db: Queryable, searched: PagesSearched, given: string[], limit: number): Promise<SectionRow[]> {
-  const asked = [...new Set(given.map((name) => name.toLowerCase()))].filter((name) => /^[\p{L}_][\p{L}\p{N}_.]*(?:\(\))?$/u.test(name));
+  const asked = [...new Set(params.names.map((name) => name.toLowerCase()))].filter((name) => /^[\p{L}_][\p{L}\p{N}_.]*(?:\(\))?$/u.test(name));
   const names = asked.map((name) => name.replace(/\(\)$/, ''));
-  if (names.length === 0 || searched.sources.length === 0) return [];
+  if (names.length === 0 || params.sources.length === 0) return [];
   // An identifier is indexed whole (`~generate_series`); a plain word through each of the sources' configurations.
-  const rows = await headingRows(db, searched, names, HEADED_CANDIDATES, `CASE WHEN asked ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || asked || '''')::tsquery ELSE ${HEADING_WORDS} END`);
+  const rows = await headingRows(db, params, names, HEADED_CANDIDATES, `CASE WHEN asked ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || asked || '''')::tsquery ELSE ${HEADING_WORDS} END`);
   const entries = names.map(entryHeading);
   const rank = (row: SectionRow) => {
     const heading = ownHeadingOf(row.path || row.title).toLowerCase();
@@ -440,8 +424,8 @@ async function entryRows(db: Queryable, searched: PagesSearched, given: string[]
     .map((row) => ({ row, at: rank(row) }))
     .filter((entry) => entry.at !== -1)
     .sort((a, b) => a.at - b.at || called(a.row, a.at) - called(b.row, b.at) || a.row.path.length - b.row.path.length)
-    .slice(0, limit)
-    .map((entry) => entry.row);
+    .slice(0, params.limit)
+    .map((entry) => toHit(entry.row, NOTHING_HIGHLIGHTED));
 }
 
 /**
@@ -546,13 +530,6 @@ export async function pageHeadings(db: Queryable, params: { organisationId: stri
   );
   return new Map(rows.map((row) => [row.pageId, { count: Number(row.count), withParentheses: row.paths.map(ownHeadingOf) }]));
 }
-
-/** The last heading of a heading path, trimmed. */
-const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
-
-/** The kind a heading may name before an entry's name (`class zeb.Burrow`, `coroutine asyncio.sleep(…)`), as a pattern. */
-const KIND = String.raw`(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\s+`;
-const ENTRY_KIND = `(?:${KIND})?`;
 
 /**
  * A lowercased heading that is the entry of `name`: the name (a decorator's with its `@`), qualified or not, then its

@@ -50,6 +50,32 @@ export const PATH_SEPARATOR = ' › ';
  */
 export const NAME_TITLE = /^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+[a-z][a-z0-9_]*\s*$/;
 
+/** The last heading of a heading path, trimmed. */
+export const ownHeadingOf = (path: string) => (path.split(PATH_SEPARATOR).at(-1) ?? '').trim();
+
+/** The kind a heading may name before an entry's name (`class zeb.Burrow`, `coroutine asyncio.sleep(…)`), as a pattern. */
+const KIND = String.raw`(?:class|exception|function|method|classmethod|staticmethod|attribute|coroutine|awaitable|abstractmethod)\s+`;
+export const ENTRY_KIND = `(?:${KIND})?`;
+
+/** A heading that is a class's or a call's entry: what a heading under it is a member of. */
+const MEMBER_OF = /^\s*(?:class|exception)\s|\(/i;
+
+/** An entry's own heading: its unqualified name with its parameters or type, or after its kind (`class super`). */
+const ENTRY_NAMED = new RegExp(String.raw`^@?(?:${ENTRY_KIND}([\p{L}_][\p{L}\p{N}_]*)\s*[([]|${KIND}([\p{L}_][\p{L}\p{N}_]*)(?![\p{L}\p{N}_.]))`, 'u');
+
+/**
+ * The name a section's own heading gives an API entry, lowercased (`entry_name`): "zip" for `zip(*iterables,
+ * strict=False)`, "super" for `class super`, "work_mem" for `work_mem (integer)`. None for a name qualified by its module
+ * (`os.open(…)`), for a member under its class's entry ("class array.array(…) › append(x)", whose own heading leaves out
+ * whose it is), and for a heading that is no signature ("Descriptors", "Fixers › zip").
+ */
+export function entryNameOf(path: string): string {
+  const headings = path.split(PATH_SEPARATOR);
+  if (MEMBER_OF.test(headings.at(-2) ?? '')) return '';
+  const named = ENTRY_NAMED.exec(ownHeadingOf(path));
+  return (named?.[1] ?? named?.[2] ?? '').toLowerCase();
+}
+
 interface Heading {
   level: number;
   text: string;

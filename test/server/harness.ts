@@ -53,11 +53,16 @@ export async function databaseAtVersion(db: Db, version: number, fixture: Parame
                    ALTER TABLE search_vocabulary ADD COLUMN source_id text NOT NULL DEFAULT '';
                    ALTER TABLE search_vocabulary ADD PRIMARY KEY (word, organisation_id, source_id);
                    ALTER TABLE search_removed_sections ADD COLUMN source_id text NOT NULL DEFAULT ''`);
-  // The indexer keys each section by its heading's name (014_names.sql).
-  const headingName = /CREATE FUNCTION search_heading_name[\s\S]*?\$\$;/.exec(readFileSync(join(migrationsDir(), '014_names.sql'), 'utf8'))![0];
-  if (version < 14) await db.exec(`ALTER TABLE search_sections ADD COLUMN heading_key text NOT NULL DEFAULT ''; ${headingName}`);
+  // The indexer keys each section by its heading's name and its entry's (014_names.sql).
+  const headingName = /CREATE FUNCTION search_heading_name[^;]*;/.exec(readFileSync(join(migrationsDir(), '014_names.sql'), 'utf8'))![0];
+  if (version < 14)
+    await db.exec(`ALTER TABLE search_sections ADD COLUMN heading_key text NOT NULL DEFAULT '', ADD COLUMN entry_name text NOT NULL DEFAULT ''; ${headingName}`);
   await applyFixture(db, fixture);
-  if (version < 14) await db.exec('ALTER TABLE search_sections DROP COLUMN heading_key; DROP FUNCTION search_heading_name(text)');
+  if (version < 14) {
+    await db.exec('ALTER TABLE search_sections DROP COLUMN heading_key, DROP COLUMN entry_name; DROP FUNCTION search_heading_name(text)');
+    // Written by the indexer of that version.
+    if (version >= 11) await db.exec('UPDATE pages SET indexed_version = 2');
+  }
   if (version < 11) await db.exec('ALTER TABLE pages DROP COLUMN indexed_version');
   if (version < 13)
     await db.exec(`CREATE TEMPORARY TABLE organisation_words AS

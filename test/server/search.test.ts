@@ -129,8 +129,8 @@ describe('search', () => {
     const opening = 'This module reads the orientation of the device from its sensors, and keeps the readings of the last minute. '.repeat(8);
     const entries = ['gyroscope.read()', 'gyroscope.reset()', 'gyroscope.rate'].map((name) => `## ${name}\n\nOne call of the gyroscope module.`).join('\n\n');
     assert.equal((await push({ url: 'https://acme.test/docs/gyroscope', title: 'gyroscope — Orientation sensors', content: `# gyroscope — Orientation sensors\n\n${opening}\n\n${entries}` })).status, 201);
-    // As typed, and complete.
-    for (const query of ['gyroscope', 'Gyroscope ']) {
+    // As typed, complete, quoted, misspelt.
+    for (const query of ['gyroscope', 'gyroscope ', '"gyroscope"', 'gyroscpoe ']) {
       const { hits } = (await search({ query, limit: 5 })).json;
       assert.equal(hits[0]?.url, 'https://acme.test/docs/gyroscope', `${query}: ${hits.map((hit: { url: string }) => hit.url).join(' ')}`);
     }
@@ -138,9 +138,10 @@ describe('search', () => {
 
   test('a word that names an entry finds that entry first, not pages of words beginning with it nor a member of a class', async () => {
     const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
-    // A module whose name begins with the word: its title holds it, in every one of its sections.
-    const members = ['Info.name', 'Info.size', 'Info.date', 'Archive.write', 'Archive.read'].map((name) => `## quillpack.${name}\n\nA member of the archive.`).join('\n\n');
-    assert.equal((await push({ url: 'https://acme.test/docs/quillpack', title: 'quillpack — Work with quill archives', content: `# quillpack — Work with quill archives\n\n${members}` })).status, 201);
+    // A module whose name begins with the word, its title holding it in every one of its sections; and its own function
+    // of that name, qualified by it.
+    const members = ['Info.name', 'Info.size', 'Info.date', 'Archive.write', 'quill(nib)'].map((name) => `## quillpack.${name}\n\nA member of the archive.`).join('\n\n');
+    assert.equal((await push({ url: 'https://acme.test/docs/a-quillpack', title: 'quillpack — Work with quill archives', content: `# quillpack — Work with quill archives\n\n${members}` })).status, 201);
     // The entry of the name itself, on a page of many entries; and a class whose method has that name.
     const entries = ['quill(*feathers, strict=False, colour=None)', 'inkwell(depth)', 'nib(width)'].map((entry) => `## ${entry}\n\nA built-in function.`).join('\n\n');
     assert.equal((await push({ url: 'https://acme.test/docs/builtins', title: 'Built-in functions', content: `# Built-in functions\n\n${entries}` })).status, 201);
