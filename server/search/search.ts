@@ -306,17 +306,21 @@ async function namedSections(
   if (names.length === 0) return [];
   const word = query.chunks.length === 1 && /^[\p{L}_][\p{L}\p{N}_]+$/u.test(names[0]!) ? names[0]! : '';
   const rows = await db.query<RankedRow & { kind: 'page' | 'entry' | 'section' }>(
-    `WITH named AS (SELECT lower(name) AS name, at FROM unnest($3::text[]) WITH ORDINALITY AS asked(name, at)),
+    // Each lookup compares with an array of names, so that the database finds them through the names' indexes.
+    `WITH named AS (SELECT ARRAY(SELECT lower(name) FROM unnest($3::text[]) WITH ORDINALITY AS asked(name, at) ORDER BY at) AS names),
      keyed AS (
-       SELECT DISTINCT array_to_string(tsvector_to_array(stems), ' ') AS key, named.at
-         FROM named, (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c,
-              LATERAL to_tsvector(c.config::regconfig, named.name) AS stems
-        -- Only a name whose every word has a stem: "ON CONFLICT" is not the heading "Conflicts".
-        WHERE length(stems) = cardinality(regexp_split_to_array(btrim(named.name), '\\s+')))
+       SELECT ARRAY(
+         SELECT array_to_string(tsvector_to_array(stems), ' ')
+           FROM unnest($3::text[]) WITH ORDINALITY AS asked(name, at),
+                (SELECT DISTINCT config FROM search_configs WHERE organisation_id = $1 AND source_id = ANY($2::text[])) c,
+                LATERAL to_tsvector(c.config::regconfig, asked.name) AS stems
+          -- Only a name whose every word has a stem: "ON CONFLICT" is not the heading "Conflicts".
+          WHERE length(stems) = cardinality(regexp_split_to_array(btrim(asked.name), '\\s+'))
+          ORDER BY asked.at) AS keys)
      (SELECT 'page' AS kind, s.id, s.page_id AS "pageId", s.source_id AS source, s.url, s.position, s.title, s.path, 0 AS tier, 1 AS score
-        FROM search_sections s JOIN named ON search_page_name(s.title) = named.name
-       WHERE s.organisation_id = $1 AND s.position = 0 AND s.source_id = ANY($2::text[])
-       ORDER BY named.at, s.url COLLATE "C", s.source_id COLLATE "C" LIMIT $6)
+        FROM search_sections s, named
+       WHERE s.organisation_id = $1 AND search_page_name(s.title) = ANY(named.names) AND s.position = 0 AND s.source_id = ANY($2::text[])
+       ORDER BY array_position(named.names, search_page_name(s.title)), s.url COLLATE "C", s.source_id COLLATE "C" LIMIT $6)
      UNION ALL
      (SELECT 'entry', s.id, s.page_id, s.source_id, s.url, s.position, s.title, s.path, 0, 1
         FROM search_sections s
@@ -324,9 +328,9 @@ async function namedSections(
        ORDER BY s.url COLLATE "C", s.position, s.source_id COLLATE "C" LIMIT $7)
      UNION ALL
      (SELECT 'section', s.id, s.page_id, s.source_id, s.url, s.position, s.title, s.path, 0, 1
-        FROM search_sections s JOIN keyed ON s.heading_key = keyed.key
-       WHERE s.organisation_id = $1 AND s.heading_key <> '' AND s.source_id = ANY($2::text[])
-       ORDER BY array_position($5::text[], s.id), keyed.at, s.url COLLATE "C", s.position, s.source_id COLLATE "C" LIMIT $8)`,
+        FROM search_sections s, keyed
+       WHERE s.organisation_id = $1 AND s.heading_key = ANY(keyed.keys) AND s.heading_key <> '' AND s.source_id = ANY($2::text[])
+       ORDER BY array_position($5::text[], s.id), array_position(keyed.keys, s.heading_key), s.url COLLATE "C", s.position, s.source_id COLLATE "C" LIMIT $8)`,
     [searched.organisationId, searched.sources, names, word, query.ranked.map((row) => row.id), MAX_NAMED_PAGES, MAX_NAMED_ENTRIES, NAMED_SECTIONS_READ],
   );
   const inCode = names.some((name) => /[_.]/.test(name));
