@@ -162,11 +162,14 @@ describe('search', () => {
     assert.equal((await push({ url: 'https://acme.test/docs/4.0', title: 'Release 4.0', content: '# Release 4.0\n\n## Lanterns\n\nLanterns are brighter.' })).status, 201);
     // A view's reference page, titled by its name in lower case: named so, not about lanterns.
     assert.equal((await push({ url: 'https://acme.test/docs/3-views', title: '37.2. lanterns', content: '# 37.2. lanterns\n\nOne row per lantern.' })).status, 201);
-    const guide = '# Camp guide\n\n## 4.1. Tents\n\nPitch the tent first.\n\n## 4.2. Lanterns\n\nA lantern lights the camp at night; hang it from the ridge pole, away from the canvas.';
+    // The section so long it is stored in two pieces under its heading.
+    const lanterns = 'A lantern lights the camp at night; hang it from the ridge pole, away from the canvas. '.repeat(300);
+    const guide = `# Camp guide\n\n## 4.1. Tents\n\nPitch the tent first.\n\n## 4.2. Lanterns\n\n${lanterns}`;
     assert.equal((await push({ url: 'https://acme.test/docs/camp', title: 'Camp guide', content: guide })).status, 201);
     for (const query of ['lanterns ', 'lantern ', 'lanterm ']) {
       const { hits } = (await search({ query, limit: 5 })).json;
       assert.equal(hits[0]?.section, '4.2. Lanterns', `${query}: ${hits.map((hit: { url: string; section?: string }) => `${hit.url} ${hit.section ?? ''}`).join(' | ')}`);
+      assert.equal(hits.filter((hit: { section?: string }) => hit.section === '4.2. Lanterns').length, 1, 'the section is listed once');
     }
   });
 
