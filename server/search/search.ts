@@ -264,7 +264,6 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   // "zip", the entry of `zip()`, before `zipfile`, which ranking by words puts first; "generators", the section headed so.
   const named = params.namesFirst === false ? [] : await namedSections(db, params, { chunks, groups: result.groups, ranked: diverse, lowerReleaseNotes });
   // A section is named once, and not again as a piece of it that the words rank.
-  const sectionOf = (row: RankedRow) => `${row.pageId} ${row.path}`;
   const namedAt = new Set(named.map(sectionOf));
   const top = diverse[0]?.score ?? 1;
   const kept = [...named.map((row) => ({ ...row, score: top })), ...diverse.filter((row) => !namedAt.has(sectionOf(row)))].slice(0, limit);
@@ -343,14 +342,17 @@ async function namedSections(
   const chosen: RankedRow[] = [];
   let headed = 0;
   for (const { kind, ...row } of wanted) {
-    const section = `${row.pageId} ${row.path}`;
+    const section = sectionOf(row);
     if (seen.has(section) || (kind === 'section' && headed === MAX_NAMED_SECTIONS)) continue;
     if (kind === 'section') headed++;
     seen.add(section);
-    chosen.push({ ...row, score: Number(row.score) });
+    chosen.push(row);
   }
   return chosen;
 }
+
+/** Which section a row is of: the pieces of a long section share its page and its headings. */
+const sectionOf = (row: RankedRow) => `${row.pageId} ${row.path}`;
 
 /**
  * The query as names to look up: as typed, then with a misspelt word as each of the search's corrections of it
