@@ -13,6 +13,10 @@
  *   spellings: one edit for 4+ letters, two for 8+, a swap of two letters counting one.
  * - An identifier (`pg_hba.conf`, `__init__`, `os.path.join`) matches the identifier as
  *   written, which the indexer keeps whole beside the parser's words (language.ts).
+ * - Two neighbouring words that the pages write as one ("default dict", "table space"), or a
+ *   word with hyphens between its letters ("auto-vacuum"), also match the word joined; a
+ *   word the pages seldom use ("datatype") matches two far commoner ones, side by side
+ *   (015_joined_words.sql). A stop word is never joined or split off.
  * - Sections holding every word come first; when fewer than asked for do, sections
  *   holding some follow, always ranked below.
  * - Ranking: each word counts by how rare it is in the pages of the sources searched (BM25's
@@ -69,6 +73,12 @@ export interface SearchParams extends PagesSearched {
    * candidates against the whole question.
    */
   namesFirst?: boolean;
+  /**
+   * Whether a word the pages seldom use also matches two far commoner words it is made of, side by side (default true):
+   * "datatype" finds "data type". Answer retrieval weighs what it finds by the question's words as written, which such
+   * passages do not hold.
+   */
+  splitWords?: boolean;
 }
 
 /** A hit with the plain text of its section, for answer engines to quote from. */
@@ -236,7 +246,7 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   const wanted = Math.min(limit + 10, 2 * limit);
   const [row] = await db.query<{ result: RunResult }>(
     `SELECT search_run($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::int[], $10::text[],
-                       $11, $12, $13, $14, $15, $16) AS result`,
+                       $11, $12, $13, $14, $15, $16, $17) AS result`,
     [
       params.organisationId,
       params.sources,
@@ -254,6 +264,7 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
       HEADING_CANDIDATES,
       HEADINGS_ENOUGH,
       BODY_CANDIDATES,
+      params.splitWords !== false,
     ],
   );
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;

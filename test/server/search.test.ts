@@ -173,6 +173,34 @@ describe('search', () => {
     }
   });
 
+  test('two words the pages write as one find the word written so ("light box", "light-box" for "lightbox"), and a stop word is never joined', async () => {
+    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
+    // The page about it never says "light" or "box" apart; another says both, about other things.
+    assert.equal((await push({ url: 'https://acme.test/docs/lightbox', title: 'Lightbox', content: '# Lightbox\n\nThe lightbox shows a picture above the page, dimming the rest.\n\n## lightbox.open(picture)\n\nOpens the lightbox.' })).status, 201);
+    assert.equal((await push({ url: 'https://acme.test/docs/light-themes', title: 'Light themes', content: '# Light themes\n\nChoose a light theme for the search box and the results.' })).status, 201);
+    for (const query of ['light box ', 'light box', 'light-box ', 'Light Box ']) {
+      const urls = (await search({ query, limit: 5 })).json.hits.map((hit: { url: string }) => hit.url.replace(/#.*$/, ''));
+      assert.equal(urls[0], 'https://acme.test/docs/lightbox', `${query}: ${urls.join(' ')}`);
+      if (!query.includes('-')) assert.ok(urls.includes('https://acme.test/docs/light-themes'), `${query}: the page holding both words is still found`);
+    }
+    // "my gizmo" is about a gizmo: `mygizmo` in an example does not make "my" a word to find.
+    assert.equal((await push({ url: 'https://acme.test/docs/gizmo', title: 'Gizmo basics', content: '# Gizmo basics\n\nA gizmo sorts the mail.' })).status, 201);
+    assert.equal((await push({ url: 'https://acme.test/docs/gizmo-example', title: 'Example', content: '# Example\n\n```python\nmygizmo = make()\n```' })).status, 201);
+    const urls = (await search({ query: 'my gizmo ', limit: 5 })).json.hits.map((hit: { url: string }) => hit.url);
+    assert.equal(urls[0], 'https://acme.test/docs/gizmo', urls.join(' '));
+  });
+
+  test('one word the pages write as two ("colourscheme" for "colour scheme") finds the two side by side, not apart', async () => {
+    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
+    assert.equal((await push({ url: 'https://acme.test/docs/dark-mode', title: 'Dark mode', content: "# Dark mode\n\nThe colour scheme follows the visitor's system setting. A colour scheme can also be forced." })).status, 201);
+    assert.equal((await push({ url: 'https://acme.test/docs/print', title: 'Printing', content: '# Printing\n\nThe colour of links in print is fixed. This scheme applies to every page.' })).status, 201);
+    for (const query of ['colourscheme ', 'Colourscheme']) {
+      const urls = (await search({ query, limit: 5 })).json.hits.map((hit: { url: string }) => hit.url);
+      assert.equal(urls[0], 'https://acme.test/docs/dark-mode', `${query}: ${urls.join(' ')}`);
+      assert.ok(!urls.includes('https://acme.test/docs/print'), `${query}: the words apart are not what was searched for`);
+    }
+  });
+
   test('release notes come after the page about what they mention, unless the query asks about a release', async () => {
     const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     assert.equal((await push({ url: 'https://acme.test/docs/storage', title: 'Storage', content: '# Storage\n\nEach mailbox is kept in a folder of its own on the server. To see how much disk space a mailbox takes, open its settings: the quota it may grow to is shown beside it.' })).status, 201);
