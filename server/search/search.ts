@@ -15,8 +15,8 @@
  *   written, which the indexer keeps whole beside the parser's words (language.ts).
  * - Two neighbouring words that the pages write as one ("default dict", "table space"), or a
  *   word with hyphens between its letters ("auto-vacuum"), also match the word joined; a
- *   word the pages seldom use ("datatype") matches two far commoner ones, side by side
- *   (015_joined_words.sql). A stop word is never joined or split off.
+ *   word the pages never use ("colourscheme") matches two they do, side by side
+ *   (015_joined_words.sql). A stop word is never joined to another word or split off.
  * - Sections holding every word come first; when fewer than asked for do, sections
  *   holding some follow, always ranked below.
  * - Ranking: each word counts by how rare it is in the pages of the sources searched (BM25's
@@ -74,9 +74,9 @@ export interface SearchParams extends PagesSearched {
    */
   namesFirst?: boolean;
   /**
-   * Whether a word the pages seldom use also matches two far commoner words it is made of, side by side (default true):
-   * "datatype" finds "data type". Answer retrieval weighs what it finds by the question's words as written, which such
-   * passages do not hold.
+   * Whether a word the pages never use also matches two they do that it is made of, side by side (default true):
+   * "colourscheme" finds "colour scheme". Answer retrieval does not: a question's word the pages never use is what it
+   * asks about, and only a passage holding that word answers it.
    */
   splitWords?: boolean;
 }
@@ -232,6 +232,14 @@ function editDistance(from: string, to: string): number {
   return rows[a.length]![b.length]!;
 }
 
+/**
+ * A word's letters without the punctuation around it ("dict?"), which the database joins to its neighbour's or splits
+ * when it is a word of letters (LETTERS), or joins without its hyphens when they are between letters (HYPHENATED).
+ */
+const lettersOf = (text: string) => text.replace(/^[^\p{L}\p{M}]+|[^\p{L}\p{M}]+$/gu, '');
+const LETTERS = /^[\p{L}\p{M}]+$/u;
+const HYPHENATED = /^[\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)+$/u;
+
 /** Hits, the first `complete` of them holding every word of the query, and the query's words as the search read them. */
 async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: SectionHit[]; complete: number; chunks: QueryChunk[]; groups: ResolvedGroup[] }> {
   const limit = Math.max(0, Math.min(Math.floor(params.limit), MAX_LIMIT));
@@ -246,7 +254,7 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   const wanted = Math.min(limit + 10, 2 * limit);
   const [row] = await db.query<{ result: RunResult }>(
     `SELECT search_run($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::int[], $10::text[],
-                       $11, $12, $13, $14, $15, $16, $17) AS result`,
+                       $11, $12, $13, $14, $15, $16, $17::text[], $18::text[], $19) AS result`,
     [
       params.organisationId,
       params.sources,
@@ -264,6 +272,8 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
       HEADING_CANDIDATES,
       HEADINGS_ENOUGH,
       BODY_CANDIDATES,
+      chunks.map((chunk) => (LETTERS.test(lettersOf(chunk.text)) ? lettersOf(chunk.text) : null)),
+      chunks.map((chunk) => (HYPHENATED.test(lettersOf(chunk.text)) ? lettersOf(chunk.text).replace(/-/g, '') : null)),
       params.splitWords !== false,
     ],
   );

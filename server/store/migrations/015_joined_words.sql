@@ -1,21 +1,23 @@
 -- A query's words as the pages may write them otherwise: two words as one ("default dict"
 -- finds `collections.defaultdict`, "table space" and "auto-vacuum" find tablespaces and
--- autovacuum) and one word as two ("datatype" finds "data type"), unless the caller asks
--- for the words as typed (p_split: answer retrieval weighs what it finds by the question's
--- words as written). search_run as in 013_vocabulary_by_source.sql, with these as further
--- variants of the words they stand for (search.ts).
+-- autovacuum) and, unless the caller asks for the words as typed (p_split), a word the pages
+-- never use as two they do ("colourscheme" finds "colour scheme"). search_run as in
+-- 013_vocabulary_by_source.sql, with these as further variants of the words they stand for
+-- (search.ts).
 
--- Whether a word is one a search looks for in some of the configurations given, not a stop
--- word of them all ("my", "the").
+-- Whether a word is one a search looks for, not a stop word of any configuration given that
+-- has stop words ("my", "the"; `simple` has none).
 CREATE FUNCTION search_content_word(p_configs regconfig[], p_word text) RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE
-  RETURN EXISTS (SELECT FROM unnest(p_configs) AS config WHERE numnode(plainto_tsquery(config, p_word)) > 0);
+  RETURN p_word IS NOT NULL AND NOT EXISTS (
+    SELECT FROM unnest(p_configs) AS config WHERE config <> 'simple'::regconfig AND numnode(plainto_tsquery(config, p_word)) = 0);
 
 DROP FUNCTION search_run(text, text[], text[], text[], text[], integer[], integer[], text[], integer[], text[], text, integer, integer, integer, integer, integer);
 CREATE FUNCTION search_run(
   p_organisation text, p_sources text[], p_languages text[],
   p_words text[], p_kinds text[], p_max_edits integer[], p_swap_groups integer[], p_swaps text[],
   p_nearby_groups integer[], p_nearby text[], p_phrase text, p_enough integer, p_wanted integer,
-  p_heading_candidates integer, p_headings_enough integer, p_body_candidates integer, p_split boolean
+  p_heading_candidates integer, p_headings_enough integer, p_body_candidates integer,
+  p_letters text[], p_unhyphenated text[], p_split boolean
 ) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan SET client_min_messages = warning SET jit = off AS $$
 DECLARE
   v_configs regconfig[];
@@ -125,33 +127,34 @@ BEGIN
     SELECT array_agg(grp), array_agg(word) INTO v_correction_groups, v_corrections FROM correction WHERE rank <= 3;
   END IF;
 
-  -- How the pages may write a query's words otherwise, never joining or splitting off a stop
-  -- word: two neighbouring words as the one word the pages use ("default dict" for
-  -- `defaultdict`, "table space", "auto-vacuum"); and, when p_split, a word the pages seldom
-  -- use as two they use on at least ten times as many pages each, side by side ("datatype"
-  -- as "data type").
+  -- How the pages may write a query's words otherwise: two neighbouring words, neither a stop
+  -- word, as the one word the pages use ("default dict" for `defaultdict`, "table space");
+  -- a word with hyphens between its letters without them ("auto-vacuum"); and, when
+  -- p_split, a word the pages never use as two words, neither a stop word, side by side
+  -- ("colourscheme" as "colour scheme"). p_letters holds each word's letters (NULL for a word
+  -- of other characters), p_unhyphenated a hyphenated word's letters without its hyphens.
   SELECT array_agg(written.grp), array_agg(written.word), array_agg(written.kind) INTO v_written_groups, v_written_words, v_written_kinds
     FROM (
       SELECT pair.grp, pair.word, 'plain' AS kind FROM (
-        SELECT side.grp, p_words[first.grp] || p_words[first.grp + 1] AS word
+        SELECT side.grp, p_letters[first.grp] || p_letters[first.grp + 1] AS word
           FROM generate_series(1, cardinality(p_words) - 1) AS first(grp)
           CROSS JOIN LATERAL (VALUES (first.grp), (first.grp + 1)) AS side(grp)
          WHERE p_kinds[first.grp] = 'plain' AND p_kinds[first.grp + 1] IN ('plain', 'prefix')
-           AND p_words[first.grp] ~ '^[[:alpha:]]+$' AND p_words[first.grp + 1] ~ '^[[:alpha:]]+$'
-           AND search_content_word(v_configs, p_words[first.grp]) AND search_content_word(v_configs, p_words[first.grp + 1])
+           AND search_content_word(v_configs, p_letters[first.grp]) AND search_content_word(v_configs, p_letters[first.grp + 1])
         UNION ALL
-        SELECT chunk.grp, replace(chunk.word, '-', '') FROM unnest(p_words, p_kinds) WITH ORDINALITY AS chunk(word, kind, grp)
-         WHERE chunk.kind IN ('plain', 'prefix', 'identifier', 'identifier-prefix') AND chunk.word ~ '^[[:alpha:]]+(-[[:alpha:]]+)+$'
+        SELECT hyphenated.grp, hyphenated.word FROM unnest(p_unhyphenated) WITH ORDINALITY AS hyphenated(word, grp) WHERE hyphenated.word IS NOT NULL
       ) AS pair
        WHERE EXISTS (SELECT FROM search_vocabulary
                       WHERE word = pair.word AND organisation_id = p_organisation AND source_id = ANY (p_sources) AND pages > 0)
       UNION ALL
       (SELECT DISTINCT ON (split.grp) split.grp, split.head || ' ' || split.tail, 'phrase'
         FROM (
-          SELECT chunk.grp, left(chunk.word, cut) AS head, substr(chunk.word, cut + 1) AS tail
-            FROM unnest(p_words, p_kinds) WITH ORDINALITY AS chunk(word, kind, grp)
-            CROSS JOIN generate_series(3, length(chunk.word) - 3) AS cut
-           WHERE chunk.kind IN ('plain', 'prefix') AND chunk.word ~ '^[[:alpha:]]{6,}$'
+          SELECT word.grp, word.cut, left(word.letters, word.cut) AS head, substr(word.letters, word.cut + 1) AS tail
+            FROM (SELECT letters.grp, letters.word AS letters, cut
+                    FROM unnest(p_letters) WITH ORDINALITY AS letters(word, grp)
+                    CROSS JOIN generate_series(3, length(letters.word) - 3) AS cut
+                   WHERE p_split AND p_kinds[letters.grp] IN ('plain', 'prefix') AND coalesce(v_word_pages[letters.grp], 0) = 0
+                     AND length(letters.word) BETWEEN 6 AND 32) AS word
         ) AS split
         CROSS JOIN LATERAL (
           SELECT least(
@@ -159,9 +162,8 @@ BEGIN
             (SELECT coalesce(sum(pages), 0) FROM search_vocabulary WHERE word = split.tail AND organisation_id = p_organisation AND source_id = ANY (p_sources))
           ) AS pages
         ) AS halves
-       WHERE p_split AND halves.pages > 0 AND halves.pages >= 10 * coalesce(v_word_pages[split.grp], 0)
-         AND search_content_word(v_configs, split.head) AND search_content_word(v_configs, split.tail)
-       ORDER BY split.grp, halves.pages DESC)
+       WHERE halves.pages > 0 AND search_content_word(v_configs, split.head) AND search_content_word(v_configs, split.tail)
+       ORDER BY split.grp, halves.pages DESC, split.cut)
     ) AS written;
 
   WITH variant AS (
