@@ -250,6 +250,7 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
     chunks.flatMap((chunk, index) => (chunk.maxEdits > 0 ? of(chunk).map((spelling) => ({ group: index + 1, spelling })) : []));
   const swaps = spellings((chunk) => adjacentSwaps(chunk.text));
   const nearby = spellings((chunk) => deletionNeighbourhood(chunk.text, chunk.maxEdits));
+  const letters = chunks.map((chunk) => lettersOf(chunk.text));
   // A few more than asked for, so that discounting repeats of a page can let other pages in.
   const wanted = Math.min(limit + 10, 2 * limit);
   const [row] = await db.query<{ result: RunResult }>(
@@ -272,8 +273,8 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
       HEADING_CANDIDATES,
       HEADINGS_ENOUGH,
       BODY_CANDIDATES,
-      chunks.map((chunk) => (LETTERS.test(lettersOf(chunk.text)) ? lettersOf(chunk.text) : null)),
-      chunks.map((chunk) => (HYPHENATED.test(lettersOf(chunk.text)) ? lettersOf(chunk.text).replace(/-/g, '') : null)),
+      letters.map((word) => (LETTERS.test(word) ? word : null)),
+      letters.map((word) => (HYPHENATED.test(word) ? word.replace(/-/g, '') : null)),
       params.splitWords !== false,
     ],
   );
