@@ -19,8 +19,8 @@ const SIGNING_SECRET = 'sig_test_help';
 
 let e2e: E2E;
 before(async () => {
-  // Slow the embedded answer down so a test can look at the panel while it streams.
-  process.env.ASSIST_EMBEDDED_TOKEN_DELAY_MS = '80';
+  // Slow the embedded answer down so a test can look at the panel while it streams, also on a loaded machine.
+  process.env.ASSIST_EMBEDDED_TOKEN_DELAY_MS = '150';
   const fixture = baseFixture();
   const [acme, other] = fixture.organisations;
   acme!.widgets[0]!.websites.push('127.0.0.1');
