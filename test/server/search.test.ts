@@ -20,6 +20,8 @@ after(() => server.stop());
 
 const search = (body: Record<string, unknown>, options: { token?: string; origin?: string } = { token: 'ws_test_find' }) =>
   server.request('POST', SEARCH, { ...options, body });
+/** Pushes a page to the acme docs source, as a crawler would. */
+const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
 
 describe('search', () => {
   test('answers sections of the right page, with the section heading and an anchored url', async () => {
@@ -119,7 +121,6 @@ describe('search', () => {
   });
 
   test('the page named what was searched for comes first, however many headings of other pages say the word', async () => {
-    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     // More headings holding the word than a search ranks (HEADING_CANDIDATES in server/search/search.ts), written first.
     for (const part of [1, 2]) {
       const options = Array.from({ length: 40 }, (_, index) => `## Gyroscope option ${part}.${index}\n\nSets how the gyroscope reports turn ${index}.`).join('\n\n');
@@ -137,7 +138,6 @@ describe('search', () => {
   });
 
   test('a word that names an entry finds that entry first, not pages of words beginning with it nor a member of a class', async () => {
-    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     // A module whose name begins with the word, its title holding it in every one of its sections; and its own function
     // of that name, qualified by it.
     const members = ['Info.name', 'Info.size', 'Info.date', 'Archive.write', 'quill(nib)'].map((name) => `## quillpack.${name}\n\nA member of the archive.`).join('\n\n');
@@ -153,7 +153,6 @@ describe('search', () => {
   });
 
   test('a section headed by what was searched for comes first, also when the word is misspelt, and not a release\'s note of it', async () => {
-    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     // More headings holding the word than a search ranks, written first.
     for (const part of [1, 2]) {
       const options = Array.from({ length: 40 }, (_, index) => `## Lantern option ${part}.${index}\n\nSets how bright lantern ${index} burns.`).join('\n\n');
@@ -174,7 +173,6 @@ describe('search', () => {
   });
 
   test('two words the pages write as one find the word written so ("light box", "light-box" for "lightbox"), and a stop word is never joined', async () => {
-    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     // The page about it never says "light" or "box" apart; another says both, about other things.
     assert.equal((await push({ url: 'https://acme.test/docs/lightbox', title: 'Lightbox', content: '# Lightbox\n\nThe lightbox shows a picture above the page, dimming the rest.\n\n## lightbox.open(picture)\n\nOpens the lightbox.' })).status, 201);
     assert.equal((await push({ url: 'https://acme.test/docs/light-themes', title: 'Light themes', content: '# Light themes\n\nChoose a light theme for the search box and the results.' })).status, 201);
@@ -191,7 +189,6 @@ describe('search', () => {
   });
 
   test('a word the pages never use that is two they do ("colourscheme" for "colour scheme") finds the two side by side, not apart', async () => {
-    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     assert.equal((await push({ url: 'https://acme.test/docs/dark-mode', title: 'Dark mode', content: "# Dark mode\n\nThe colour scheme follows the visitor's system setting. A colour scheme can also be forced." })).status, 201);
     assert.equal((await push({ url: 'https://acme.test/docs/print', title: 'Printing', content: '# Printing\n\nThe colour of links in print is fixed. This scheme applies to every page.' })).status, 201);
     for (const query of ['colourscheme ', 'Colourscheme']) {
@@ -206,7 +203,6 @@ describe('search', () => {
   });
 
   test('release notes come after the page about what they mention, unless the query asks about a release', async () => {
-    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     assert.equal((await push({ url: 'https://acme.test/docs/storage', title: 'Storage', content: '# Storage\n\nEach mailbox is kept in a folder of its own on the server. To see how much disk space a mailbox takes, open its settings: the quota it may grow to is shown beside it.' })).status, 201);
     // Notes of three releases, each short and about the very words searched.
     for (const version of ['2.1', '2.2', '2.3'])
@@ -218,7 +214,6 @@ describe('search', () => {
   });
 
   test('a table of contents is found by its title, not by the titles it lists: those are found on their own pages', async () => {
-    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     // As long as a generator's: forty titles and more.
     const topics = ['Exporting the archive folder', 'Archive folder layout', 'Moving the archive folder', 'Archive folder permissions', 'Archive folder backups', 'Archive retention', 'Archive size', 'Archive schedules', 'Archive formats', 'Archive names'];
     const entries = ['', ' in version 2', ' in version 3', ' in version 4'].flatMap((version) => topics.map((topic) => `${topic}${version}`));
@@ -245,7 +240,6 @@ describe('search', () => {
   });
 
   test('a table of contents longer than a section holds is still found by its title alone, and a code example as long by what it holds', async () => {
-    const push = (body: Record<string, unknown>) => server.request('POST', PAGES, { token: 'ak_test_all', body });
     // Cut into pieces of plain text, as any section past 20,000 characters is.
     const titles = Array.from({ length: 800 }, (_, index) => `- Release ${index}\n  - Quarterly ledger report ${index}`).join('\n');
     assert.equal((await push({ url: 'https://acme.test/docs/all-releases', title: 'All releases', content: `# All releases\n\n${titles}` })).status, 201);
