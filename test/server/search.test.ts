@@ -202,6 +202,17 @@ describe('search', () => {
     assert.deepEqual(urls, ['https://acme.test/docs/themes']);
   });
 
+  test('a word the pages write with hyphens finds it written so ("checkin" for "check-in", "readonly" for "read-only"), not its parts apart', async () => {
+    assert.equal((await push({ url: 'https://acme.test/docs/front-desk', title: 'Front desk', content: '# Front desk\n\nGuests use the check-in kiosk on arrival. Late check-in is possible until midnight.' })).status, 201);
+    assert.equal((await push({ url: 'https://acme.test/docs/archive', title: 'Archive', content: '# Archive\n\nAn archive older than a year becomes read-only: nobody can change it.' })).status, 201);
+    assert.equal((await push({ url: 'https://acme.test/docs/reading', title: 'Reading', content: '# Reading\n\nRead the first page only, then check the archive in the kiosk.' })).status, 201);
+    for (const [query, page] of [['checkin ', 'front-desk'], ['Checkin kiosk', 'front-desk'], ['readonly ', 'archive'], ['readonly archive', 'archive']] as const) {
+      const urls = (await search({ query, limit: 5 })).json.hits.map((hit: { url: string }) => hit.url);
+      assert.equal(urls[0], `https://acme.test/docs/${page}`, `${query}: ${urls.join(' ')}`);
+      if (!query.trim().includes(' ')) assert.ok(!urls.includes('https://acme.test/docs/reading'), `${query}: the parts apart are not what was searched for`);
+    }
+  });
+
   test('release notes come after the page about what they mention, unless the query asks about a release', async () => {
     assert.equal((await push({ url: 'https://acme.test/docs/storage', title: 'Storage', content: '# Storage\n\nEach mailbox is kept in a folder of its own on the server. To see how much disk space a mailbox takes, open its settings: the quota it may grow to is shown beside it.' })).status, 201);
     // Notes of three releases, each short and about the very words searched.
