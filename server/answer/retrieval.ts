@@ -30,7 +30,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
-import { inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -107,7 +107,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     snippets: input.snippets ?? false,
     releaseNotesLower: false,
     namesFirst: false,
-    splitWords: false,
+    splitWords: true,
   });
   /** Fuses the hits of a query not asked yet: `found` when they were searched for already. */
   const ask = async (query: Query, found?: SectionHit[]): Promise<void> => {
@@ -367,8 +367,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
   // question is about, so only a passage that holds it answers it; none does, so nothing of the pages is quoted.
   const unused = await wordsNeverUsed(db, input, { text: input.question, words: contentWords, misspelt: first.misspelt, vocabulary });
-  if (unused.length > 0) return { sections: ranked.filter((hit) => holdsAll(hit, unused)).slice(0, limit), question };
-  return { sections: ranked.slice(0, limit), question };
+  const sections = (unused.length > 0 ? ranked.filter((hit) => holdsAll(hit, unused)) : ranked).slice(0, limit);
+  return { sections, question: await asWrittenIn(vocabulary, question, contentWords, sections[0]) };
 }
 
 /** How many pages use each of some words (those some page uses): `vocabularyPages`, each word read once however often asked. */
@@ -479,7 +479,7 @@ async function wordsNeverUsed(
   db: Queryable,
   input: PagesSearched,
   { text, words, misspelt, typing, vocabulary = vocabularyOf(db, input) }: { text: string; words: string[]; misspelt: Map<string, string>; typing?: string; vocabulary?: Vocabulary },
-): Promise<string[]> {
+): Promise<Unused[]> {
   const typo = typos(misspelt);
   const surelyTypo = (word: string) => typo.has(word) && (word.length >= MIN_TYPO_LETTERS || terms(typo.get(word)!).length === 0);
   const names = namesIn(text);
@@ -494,7 +494,13 @@ async function wordsNeverUsed(
   const unused = unknown.filter((word) => !inAnotherForm.has(word));
   if (unused.length >= known.size) return [];
   const complete = typing === undefined || !unused.includes(typing) || !(await completesWord(db, input, typing));
-  return unused.filter((word) => complete || word !== typing).map((word) => terms(word)[0]!);
+  return unused.filter((word) => complete || word !== typing).map((word) => ({ term: terms(word)[0]!, stemmed: stem(word.toLowerCase()) }));
+}
+
+/** A word of a question the pages never use: its term, and its stem, which the pages may write as two words or hyphenated. */
+interface Unused {
+  term: string;
+  stemmed: string;
 }
 
 /** The most words starting like a word that are compared with it for another form of it. */
@@ -512,9 +518,52 @@ async function usedInAnotherForm(db: Queryable, searched: PagesSearched, words: 
   return new Set(asked.filter(({ word, stemmed, prefix }) => forms.get(prefix)!.some((form) => form !== word && stem(form) === stemmed)).map(({ word }) => word));
 }
 
-function holdsAll(hit: SectionHit, wanted: string[]): boolean {
-  const held = new Set([...terms(hit.title), ...terms(hit.section ?? ''), ...terms(hit.text)]);
-  return wanted.every((term) => held.has(term));
+function holdsAll(hit: SectionHit, wanted: Unused[]): boolean {
+  if (wanted.length === 0) return true;
+  const text = `${hit.title}\n${hit.section ?? ''}\n${hit.text}`;
+  const held = new Set(terms(text));
+  return wanted.every(({ term, stemmed }) => held.has(term) || writtenApart(text, stemmed) !== undefined);
+}
+
+/**
+ * The question with each word the pages never use as the first section writes it apart
+ * ("change the colour scheme" for "change the colourscheme"), as the search found it: the
+ * answer is read from that section in its words.
+ */
+async function asWrittenIn(vocabulary: Vocabulary, question: string, words: string[], first: SectionHit | undefined): Promise<string> {
+  if (!first) return question;
+  const text = `${first.title}\n${first.section ?? ''}\n${first.text}`;
+  const held = new Set(terms(text));
+  const apart = new Map<string, string>();
+  for (const word of words) {
+    const [term] = terms(word);
+    const written = term === undefined || held.has(term) ? undefined : writtenApart(text, stem(word.toLowerCase()));
+    if (written !== undefined) apart.set(word, written);
+  }
+  if (apart.size === 0) return question;
+  const used = await vocabulary([...apart.keys()].map((word) => word.toLowerCase()));
+  return [...apart].reduce(
+    (asked, [typed, written]) =>
+      used.has(typed.toLowerCase()) ? asked : asked.replace(new RegExp(`(?<![\\p{L}\\p{M}])${escapeRegExp(typed)}(?![\\p{L}\\p{M}])`, 'giu'), written),
+    question,
+  );
+}
+
+/** Two words side by side, neither a stop word, or a word with hyphens between its letters. */
+const APART = /(?<![\p{L}\p{M}-])(?:([\p{L}\p{M}]{3,})\s+(?=([\p{L}\p{M}]{3,})(?![\p{L}\p{M}-]))|[\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)+(?![\p{L}\p{M}-]))/gu;
+
+/**
+ * How a text writes a word (stemmed), if it does, as the search finds it written otherwise: as two
+ * words side by side, neither a stop word ("colour scheme" for "colourscheme"), or with
+ * hyphens ("check-in" for "checkin", "read-only" for "readonly").
+ */
+function writtenApart(text: string, stemmed: string): string | undefined {
+  for (const match of text.matchAll(APART)) {
+    const [whole, first, second] = match;
+    const joined = first !== undefined ? (isStopWord(first.toLowerCase()) || isStopWord(second!.toLowerCase()) ? '' : first + second) : whole.replace(/-/g, '');
+    if (joined && stem(joined.toLowerCase()) === stemmed) return first !== undefined ? `${first} ${second}` : whole;
+  }
+  return undefined;
 }
 
 /** Of the words the pages never use, at most this many are read as typos in one question ("how to chek if a key exists in a dictonary"). */
@@ -716,7 +765,8 @@ export async function summarySections(
   const unused = await wordsNeverUsed(db, input, { text: input.query, words, misspelt: found.misspelt, typing: found.typing });
   const shown = found.hits.slice(0, SUMMARY_SECTIONS).filter((hit) => holdsAll(hit, unused));
   // A query of one word ("instlal") is read as the search read it: its hits are what the summary sits above.
-  return { sections: await withMarkdown(db, shown), question: spelledAsPages(input.query, found) ?? input.query };
+  const question = await asWrittenIn(vocabularyOf(db, input), spelledAsPages(input.query, found) ?? input.query, words, shown[0]);
+  return { sections: await withMarkdown(db, shown), question };
 }
 
 /** Search hits for a message over a widget's sources (the 402 fallback): as search answers it, else as retrieval finds it. */

@@ -33,6 +33,10 @@ before(async () => {
     { url: 'https://acme.test/docs/exports', title: 'Exports', content: '# Exports\n\nPrecompute the totals of a report before exporting it, and the export is faster.' },
     { url: 'https://acme.test/docs/async-exports', title: 'Async exports', content: '# Async exports\n\nRun an async export for a report of more than 10,000 rows.' },
     { url: 'https://acme.test/docs/downloads', title: 'Downloads', content: '# Downloads\n\nWait for the export to finish, then download the file from the reports list.' },
+    // Words a visitor may write as one: the pages write them apart or hyphenated.
+    { url: 'https://acme.test/docs/dark-mode', title: 'Dark mode', content: "# Dark mode\n\nThe colour scheme follows the visitor's system. Change the colour scheme from the theme settings." },
+    { url: 'https://acme.test/docs/kiosk', title: 'Kiosk', content: '# Kiosk\n\nThe check-in kiosk prints a badge for each guest.' },
+    { url: 'https://acme.test/docs/palette', title: 'Palette', content: '# Palette\n\nEach colour of the palette has a name. The naming scheme is shown beside the badge.' },
     // "sit" only in another form: the pages use the word.
     { url: 'https://acme.test/docs/queue', title: 'Queue', content: '# Queue\n\nA job sits in the queue until a worker takes it.' },
     // Documentation of hundreds of pages: a word none of them uses says something then.
@@ -179,4 +183,25 @@ test('a search summary leaves out a hit that lacks the word the pages never use,
     assert.match(json.text, /Fix a leaking widget by calling `destroy\(\)`/, query);
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/memory', query);
   }
+});
+
+test('a word the pages never use that they write apart or hyphenated ("colourscheme", "checkin") is answered and summarised from the passage writing it so, as search finds it', async () => {
+  for (const [query, url, said] of [
+    ['change the colourscheme', 'https://acme.test/docs/dark-mode', /colour scheme/],
+    ['checkin kiosk badge', 'https://acme.test/docs/kiosk', /check-in kiosk/],
+  ] as const) {
+    const search = await server.request('POST', '/api/v1/acme/widgets/find/search', { token: 'ws_test_find', body: { query } });
+    assert.equal(search.json.hits[0]?.url, url, query);
+    const summary = await server.request('POST', SUMMARIZE, { token: 'ws_test_find', body: { query } });
+    assert.equal(summary.json.summarized, true, `${query}\n${summary.json.text}`);
+    assert.match(summary.json.text, said, query);
+    assert.equal(summary.json.sources[0]?.url, url, query);
+    const question = `How do I ${query}?`;
+    const { json } = await ask(question);
+    assert.match(json.text, said, `${question}\n${json.text}`);
+    assert.equal(json.sources[0]?.url, url, question);
+  }
+  // The palette holds "colour" and "scheme" apart, about other things: the question is still refused.
+  const { json } = await ask('How do I export the colourscheme palette?');
+  assert.ok(!json.sources.some((source: { url: string }) => source.url === 'https://acme.test/docs/palette'), json.text);
 });
