@@ -174,9 +174,14 @@ BEGIN
                     CROSS JOIN unnest(v_configs) AS config
                     CROSS JOIN LATERAL unnest(array_append(tsvector_to_array(to_tsvector(config, letters.word)), lower(letters.word))) AS form
                    WHERE p_kinds[letters.grp] IN ('plain', 'prefix') AND length(letters.word) BETWEEN 4 AND 32) AS typed
-            JOIN search_lexemes found
-              ON strpos(found.lexeme, '-') > 0 AND replace(found.lexeme, '-', '') = typed.form
-             AND found.organisation_id = p_organisation AND found.source_id = ANY (p_sources) AND found.pages > 0
+            -- Looked up form by form through search_lexemes_unhyphenated (the limit keeps the
+            -- planner from joining the whole table instead).
+            CROSS JOIN LATERAL (
+              SELECT lexeme, pages FROM search_lexemes
+               WHERE strpos(lexeme, '-') > 0 AND replace(lexeme, '-', '') = typed.form
+                 AND organisation_id = p_organisation AND source_id = ANY (p_sources) AND pages > 0
+               LIMIT 100
+            ) AS found
            GROUP BY typed.grp, found.lexeme
         ) AS hyphenated
        WHERE hyphenated.rank <= 2)
