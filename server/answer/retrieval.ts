@@ -107,7 +107,6 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     snippets: input.snippets ?? false,
     releaseNotesLower: false,
     namesFirst: false,
-    splitWords: true,
   });
   /** Fuses the hits of a query not asked yet: `found` when they were searched for already. */
   const ask = async (query: Query, found?: SectionHit[]): Promise<void> => {

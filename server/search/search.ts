@@ -73,12 +73,6 @@ export interface SearchParams extends PagesSearched {
    * candidates against the whole question.
    */
   namesFirst?: boolean;
-  /**
-   * Whether a word the pages never use also matches two they do that it is made of, side by side (default true):
-   * "colourscheme" finds "colour scheme". Answer retrieval does not: a question's word the pages never use is what it
-   * asks about, and only a passage holding that word answers it.
-   */
-  splitWords?: boolean;
 }
 
 /** A hit with the plain text of its section, for answer engines to quote from. */
@@ -255,7 +249,7 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
   const wanted = Math.min(limit + 10, 2 * limit);
   const [row] = await db.query<{ result: RunResult }>(
     `SELECT search_run($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::int[], $10::text[],
-                       $11, $12, $13, $14, $15, $16, $17::text[], $18::text[], $19) AS result`,
+                       $11, $12, $13, $14, $15, $16, $17::text[], $18::text[]) AS result`,
     [
       params.organisationId,
       params.sources,
@@ -275,7 +269,6 @@ async function searchRun(db: Queryable, params: SearchParams): Promise<{ hits: S
       BODY_CANDIDATES,
       letters.map((word) => (LETTERS.test(word) ? word : null)),
       letters.map((word) => (HYPHENATED.test(word) ? word.replace(/-/g, '') : null)),
-      params.splitWords !== false,
     ],
   );
   const result = typeof row!.result === 'string' ? (JSON.parse(row!.result) as RunResult) : row!.result;

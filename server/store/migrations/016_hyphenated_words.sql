@@ -3,7 +3,8 @@
 -- 015_joined_words.sql, where "auto-vacuum" finds autovacuum. The parser indexes a
 -- hyphenated word whole ("b-tree", stemmed: "read-on") beside its parts; a word whose
 -- letters, as typed or stemmed, are such a word's without its hyphens also matches that
--- lexeme. search_run as in 015, with these as further variants of the word.
+-- lexeme. search_run as in 015, with these as further variants of the word, and without
+-- p_split: answer retrieval splits a word as the search does (answer/retrieval.ts).
 
 -- The pages' hyphenated lexemes by their letters: a fifth of the lexemes of the PostgreSQL
 -- manual and the Python docs.
@@ -15,7 +16,7 @@ CREATE FUNCTION search_run(
   p_words text[], p_kinds text[], p_max_edits integer[], p_swap_groups integer[], p_swaps text[],
   p_nearby_groups integer[], p_nearby text[], p_phrase text, p_enough integer, p_wanted integer,
   p_heading_candidates integer, p_headings_enough integer, p_body_candidates integer,
-  p_letters text[], p_unhyphenated text[], p_split boolean
+  p_letters text[], p_unhyphenated text[]
 ) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan SET client_min_messages = warning SET jit = off AS $$
 DECLARE
   v_configs regconfig[];
@@ -127,9 +128,9 @@ BEGIN
 
   -- How the pages may write a query's words otherwise: two neighbouring words, neither a stop
   -- word, as the one word the pages use ("default dict" for `defaultdict`, "table space");
-  -- a word with hyphens between its letters without them ("auto-vacuum"); and, when
-  -- p_split, a word the pages never use as two words, neither a stop word, side by side
-  -- ("colourscheme" as "colour scheme"). p_letters holds each word's letters (NULL for a word
+  -- a word with hyphens between its letters without them ("auto-vacuum"); a word the pages
+  -- never use as two words, neither a stop word, side by side ("colourscheme" as "colour
+  -- scheme"). p_letters holds each word's letters (NULL for a word
   -- of other characters), p_unhyphenated a hyphenated word's letters without its hyphens.
   SELECT array_agg(written.grp), array_agg(written.word), array_agg(written.kind) INTO v_written_groups, v_written_words, v_written_kinds
     FROM (
@@ -151,7 +152,7 @@ BEGIN
             FROM (SELECT letters.grp, letters.word AS letters, cut
                     FROM unnest(p_letters) WITH ORDINALITY AS letters(word, grp)
                     CROSS JOIN generate_series(3, length(letters.word) - 3) AS cut
-                   WHERE p_split AND p_kinds[letters.grp] IN ('plain', 'prefix') AND coalesce(v_word_pages[letters.grp], 0) = 0
+                   WHERE p_kinds[letters.grp] IN ('plain', 'prefix') AND coalesce(v_word_pages[letters.grp], 0) = 0
                      AND length(letters.word) BETWEEN 6 AND 32) AS word
         ) AS split
         CROSS JOIN LATERAL (
