@@ -366,7 +366,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
   // question is about, so only a passage that holds it answers it; none does, so nothing of the pages is quoted.
   const unused = await wordsNeverUsed(db, input, { text: input.question, words: contentWords, misspelt: first.misspelt, vocabulary });
-  const sections = (unused.length > 0 ? ranked.filter((hit) => holdsAll(hit, unused)) : ranked).slice(0, limit);
+  const sections = unused.length > 0 ? firstHolding(ranked, unused, limit) : ranked.slice(0, limit);
   return { sections, question: await asWrittenIn(vocabulary, question, contentWords, sections[0]) };
 }
 
@@ -493,13 +493,13 @@ async function wordsNeverUsed(
   const unused = unknown.filter((word) => !inAnotherForm.has(word));
   if (unused.length >= known.size) return [];
   const complete = typing === undefined || !unused.includes(typing) || !(await completesWord(db, input, typing));
-  return unused.filter((word) => complete || word !== typing).map((word) => ({ term: terms(word)[0]!, stemmed: stem(word.toLowerCase()) }));
+  return unused.filter((word) => complete || word !== typing).map((word) => ({ term: terms(word)[0]!, letters: word.normalize('NFKC').toLowerCase() }));
 }
 
-/** A word of a question the pages never use: its term, and its stem, which the pages may write as two words or hyphenated. */
+/** A word of a question the pages never use: its term, and its letters, which the pages may write as two words or hyphenated. */
 interface Unused {
   term: string;
-  stemmed: string;
+  letters: string;
 }
 
 /** The most words starting like a word that are compared with it for another form of it. */
@@ -517,50 +517,71 @@ async function usedInAnotherForm(db: Queryable, searched: PagesSearched, words: 
   return new Set(asked.filter(({ word, stemmed, prefix }) => forms.get(prefix)!.some((form) => form !== word && stem(form) === stemmed)).map(({ word }) => word));
 }
 
+/** The fields of a section that say what it holds, each read on its own: its page's title, its heading and its text. */
+const fieldsOf = (hit: SectionHit) => [hit.title, hit.section ?? '', hit.text];
+
 function holdsAll(hit: SectionHit, wanted: Unused[]): boolean {
   if (wanted.length === 0) return true;
-  const text = `${hit.title}\n${hit.section ?? ''}\n${hit.text}`;
-  const held = new Set(terms(text));
-  return wanted.every(({ term, stemmed }) => held.has(term) || writtenApart(text, stemmed) !== undefined);
+  const fields = fieldsOf(hit);
+  const held = new Set(fields.flatMap((field) => terms(field)));
+  return wanted.every(({ term, letters }) => held.has(term) || fields.some((field) => writtenApart(field, letters) !== undefined));
+}
+
+/** The first `limit` sections that hold every word the pages never use (holdsAll), in their order. */
+function firstHolding(ranked: RetrievedSection[], wanted: Unused[], limit: number): RetrievedSection[] {
+  const holding: RetrievedSection[] = [];
+  for (const hit of ranked) {
+    if (holding.length === limit) break;
+    if (holdsAll(hit, wanted)) holding.push(hit);
+  }
+  return holding;
 }
 
 /**
  * The question with each word the pages never use as the first section writes it apart
  * ("change the colour scheme" for "change the colourscheme"), as the search found it: the
- * answer is read from that section in its words.
+ * answer is read from that section in its words. Not a name, nor a word in code, quotes or a
+ * pasted error message (respelled).
  */
 async function asWrittenIn(vocabulary: Vocabulary, question: string, words: string[], first: SectionHit | undefined): Promise<string> {
   if (!first) return question;
-  const text = `${first.title}\n${first.section ?? ''}\n${first.text}`;
-  const held = new Set(terms(text));
+  const fields = fieldsOf(first);
+  const held = new Set(fields.flatMap((field) => terms(field)));
   const apart = new Map<string, string>();
   for (const word of words) {
     const [term] = terms(word);
-    const written = term === undefined || held.has(term) ? undefined : writtenApart(text, stem(word.toLowerCase()));
-    if (written !== undefined) apart.set(word, written);
+    if (term === undefined || held.has(term)) continue;
+    const letters = word.normalize('NFKC').toLowerCase();
+    const written = fields.map((field) => writtenApart(field, letters)).find((form) => form !== undefined);
+    if (written !== undefined) apart.set(letters, written);
   }
   if (apart.size === 0) return question;
-  const used = await vocabulary([...apart.keys()].map((word) => word.toLowerCase()));
-  return [...apart].reduce(
-    (asked, [typed, written]) =>
-      used.has(typed.toLowerCase()) ? asked : asked.replace(new RegExp(`(?<![\\p{L}\\p{M}])${escapeRegExp(typed)}(?![\\p{L}\\p{M}])`, 'giu'), written),
-    question,
-  );
+  const used = await vocabulary([...apart.keys()]);
+  return [...apart].reduce((asked, [typed, written]) => (used.has(typed) ? asked : (respelled(asked, typed, written) ?? asked)), question);
 }
 
-/** Two words side by side, neither a stop word, or a word with hyphens between its letters. */
-const APART = /(?<![\p{L}\p{M}-])(?:([\p{L}\p{M}]{3,})\s+(?=([\p{L}\p{M}]{3,})(?![\p{L}\p{M}-]))|[\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)+(?![\p{L}\p{M}-]))/gu;
+/** Whether a word is another's plural: "schemes" of "scheme", "boxes" of "box". */
+const pluralOf = (word: string, of: string) => word === `${of}s` || word === `${of}es`;
+
+/** Two words side by side, or a word with hyphens between its letters. */
+const APART = /(?<![\p{L}\p{M}\p{N}_-])(?:([\p{L}\p{M}]{3,})\s+(?=([\p{L}\p{M}]{3,})(?![\p{L}\p{M}\p{N}_-]))|[\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)+(?![\p{L}\p{M}\p{N}_-]))/gu;
 
 /**
- * How a text writes a word (stemmed), if it does, as the search finds it written otherwise: as two
- * words side by side, neither a stop word ("colour scheme" for "colourscheme"), or with
- * hyphens ("check-in" for "checkin", "read-only" for "readonly").
+ * How a text writes a word (its letters, lowercased), if it does, as the search finds it
+ * written otherwise: as two words side by side, neither a stop word ("colour scheme" for
+ * "colourscheme"), or with hyphens ("check-in" for "checkin", "read-only" for "readonly");
+ * in the singular or plural of the word's.
  */
-function writtenApart(text: string, stemmed: string): string | undefined {
-  for (const match of text.matchAll(APART)) {
+function writtenApart(text: string, letters: string): string | undefined {
+  const singular = letters.replace(/e?s$/, '');
+  const normal = text.normalize('NFKC');
+  // Most texts do not hold the letters in any form: a look over them once, before reading them pair by pair.
+  if (!normal.toLowerCase().replace(/[\s-]+/g, '').includes(singular)) return undefined;
+  for (const match of normal.matchAll(APART)) {
     const [whole, first, second] = match;
-    const joined = first !== undefined ? (isStopWord(first.toLowerCase()) || isStopWord(second!.toLowerCase()) ? '' : first + second) : whole.replace(/-/g, '');
-    if (joined && stem(joined.toLowerCase()) === stemmed) return first !== undefined ? `${first} ${second}` : whole;
+    if (first !== undefined && (isStopWord(first.toLowerCase()) || isStopWord(second!.toLowerCase()))) continue;
+    const joined = (first !== undefined ? first + second : whole.replace(/-/g, '')).toLowerCase();
+    if (joined === letters || pluralOf(joined, letters) || pluralOf(letters, joined)) return first !== undefined ? `${first} ${second}` : whole;
   }
   return undefined;
 }

@@ -130,8 +130,9 @@ BEGIN
   -- word, as the one word the pages use ("default dict" for `defaultdict`, "table space");
   -- a word with hyphens between its letters without them ("auto-vacuum"); a word the pages
   -- never use as two words, neither a stop word, side by side ("colourscheme" as "colour
-  -- scheme"). p_letters holds each word's letters (NULL for a word
-  -- of other characters), p_unhyphenated a hyphenated word's letters without its hyphens.
+  -- scheme"); a word as the pages hyphenate it ("btree" as "B-tree"). p_letters holds each
+  -- word's letters (NULL for a word of other characters), p_unhyphenated a hyphenated
+  -- word's letters without its hyphens.
   SELECT array_agg(written.grp), array_agg(written.word), array_agg(written.kind) INTO v_written_groups, v_written_words, v_written_kinds
     FROM (
       SELECT pair.grp, pair.word, 'plain' AS kind FROM (
@@ -167,25 +168,30 @@ BEGIN
       -- A word the pages write with hyphens ("btree" as "B-tree", "builtin" as "built-in",
       -- "readonly" as "read-only"): the pages' hyphenated words whose letters are the word's,
       -- as typed or stemmed, matched as the parser indexed them (`lexeme`), the two commonest.
+      -- Not a stop word, and only a hyphenated word on a tenth as many pages as the word as
+      -- typed or more: each variant of a word dilutes its rank, and "database" is not to be
+      -- weighed down by the odd "data-base".
       (SELECT hyphenated.grp, hyphenated.lexeme, 'lexeme'
         FROM (
-          SELECT typed.grp, found.lexeme, row_number() OVER (PARTITION BY typed.grp ORDER BY sum(found.pages) DESC, found.lexeme) AS rank
+          SELECT typed.grp, found.lexeme, sum(found.pages) AS pages,
+                 row_number() OVER (PARTITION BY typed.grp ORDER BY sum(found.pages) DESC, found.lexeme) AS rank
             FROM (SELECT DISTINCT letters.grp, form
                     FROM unnest(p_letters) WITH ORDINALITY AS letters(word, grp)
                     CROSS JOIN unnest(v_configs) AS config
-                    CROSS JOIN LATERAL unnest(array_append(tsvector_to_array(to_tsvector(config, letters.word)), lower(letters.word))) AS form
-                   WHERE p_kinds[letters.grp] IN ('plain', 'prefix') AND length(letters.word) BETWEEN 4 AND 32) AS typed
-            -- Looked up form by form through search_lexemes_unhyphenated (the limit keeps the
+                    CROSS JOIN LATERAL unnest(array_append(tsvector_to_array(to_tsvector(config, letters.word)), letters.word)) AS form
+                   WHERE p_kinds[letters.grp] IN ('plain', 'prefix') AND length(letters.word) BETWEEN 4 AND 32
+                     AND search_content_word(v_configs, letters.word)) AS typed
+            -- Looked up form by form through search_lexemes_unhyphenated (OFFSET 0 keeps the
             -- planner from joining the whole table instead).
             CROSS JOIN LATERAL (
               SELECT lexeme, pages FROM search_lexemes
                WHERE strpos(lexeme, '-') > 0 AND replace(lexeme, '-', '') = typed.form
                  AND organisation_id = p_organisation AND source_id = ANY (p_sources) AND pages > 0
-               LIMIT 100
+              OFFSET 0
             ) AS found
            GROUP BY typed.grp, found.lexeme
         ) AS hyphenated
-       WHERE hyphenated.rank <= 2)
+       WHERE hyphenated.rank <= 2 AND hyphenated.pages * 10 >= coalesce(v_word_pages[hyphenated.grp], 0))
     ) AS written;
 
   WITH variant AS (
