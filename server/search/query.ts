@@ -182,7 +182,8 @@ export function highlightTerms(chunks: QueryChunk[], groups: ResolvedGroup[]): H
       if (chunk.kind === 'identifier-prefix' && parts.length > 0) terms.prefixes.push(parts.pop()!);
       terms.words.push(...parts);
     }
-    terms.stems.push(...lexemes(group.query));
+    // A word the pages hyphenate ("btree" matching `b-tree`) is marked by the words of the form matched, those of 3 letters or more.
+    terms.stems.push(...lexemes(group.query).flatMap((lexeme) => (lexeme.includes('-') ? lexeme.split('-').filter((part) => part.length >= 3) : [lexeme])));
   }
   return terms;
 }

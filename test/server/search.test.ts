@@ -211,6 +211,9 @@ describe('search', () => {
       assert.equal(urls[0], `https://acme.test/docs/${page}`, `${query}: ${urls.join(' ')}`);
       if (!query.trim().includes(' ')) assert.ok(!urls.includes('https://acme.test/docs/reading'), `${query}: the parts apart are not what was searched for`);
     }
+    // The snippet marks the word as the page writes it.
+    const [hit] = (await search({ query: 'checkin ', limit: 1 })).json.hits;
+    assert.match(hit.snippet, /<mark>check<\/mark>-in/, hit.snippet);
   });
 
   test('release notes come after the page about what they mention, unless the query asks about a release', async () => {
