@@ -782,10 +782,11 @@ export async function summarySections(
   // "fix leaking faucet": as for a question, a word the pages never use is what the query is about; a hit that lacks it
   // ("leaking" memory) is on screen, but a summary of it would answer another question.
   const words = contentQuery(input.query).split(/\s+/).filter(Boolean);
-  const unused = await wordsNeverUsed(db, input, { text: input.query, words, misspelt: found.misspelt, typing: found.typing });
+  const vocabulary = vocabularyOf(db, input);
+  const unused = await wordsNeverUsed(db, input, { text: input.query, words, misspelt: found.misspelt, typing: found.typing, vocabulary });
   const shown = found.hits.slice(0, SUMMARY_SECTIONS).filter((hit) => holdsAll(hit, unused));
   // A query of one word ("instlal") is read as the search read it: its hits are what the summary sits above.
-  const question = await asWrittenIn(vocabularyOf(db, input), spelledAsPages(input.query, found) ?? input.query, words, shown[0]);
+  const question = await asWrittenIn(vocabulary, spelledAsPages(input.query, found) ?? input.query, words, shown[0]);
   return { sections: await withMarkdown(db, shown), question };
 }
 

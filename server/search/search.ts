@@ -19,7 +19,7 @@
  *   (015_joined_words.sql). A stop word is never joined to another word or split off.
  * - A word the pages write with hyphens ("btree", "builtin") also matches it so written
  *   ("B-tree", "built-in") where the pages use that form on a tenth as many pages or more
- *   (016_hyphenated_words.sql).
+ *   (015_joined_words.sql too).
  * - Sections holding every word come first; when fewer than asked for do, sections
  *   holding some follow, always ranked below.
  * - Ranking: each word counts by how rare it is in the pages of the sources searched (BM25's

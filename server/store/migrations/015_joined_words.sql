@@ -1,7 +1,10 @@
 -- A query's words as the pages may write them otherwise: two words as one ("default dict"
 -- finds `collections.defaultdict`, "table space" and "auto-vacuum" find tablespaces and
--- autovacuum) and, unless the caller asks for the words as typed (p_split), a word the pages
--- never use as two they do ("colourscheme" finds "colour scheme"). search_run as in
+-- autovacuum); a word the pages never use as two they do ("colourscheme" finds "colour
+-- scheme"); and a word as the pages hyphenate it ("btree" finds "B-tree", "builtin"
+-- "built-in", "readonly" "read-only"). The parser indexes a hyphenated word whole
+-- ("b-tree", stemmed: "read-on") beside its parts; a word whose letters, as typed or
+-- stemmed, are such a word's without its hyphens also matches that lexeme. search_run as in
 -- 013_vocabulary_by_source.sql, with these as further variants of the words they stand for
 -- (search.ts).
 
@@ -11,13 +14,17 @@ CREATE FUNCTION search_content_word(p_configs regconfig[], p_word text) RETURNS 
   RETURN p_word IS NOT NULL AND NOT EXISTS (
     SELECT FROM unnest(p_configs) AS config WHERE config <> 'simple'::regconfig AND numnode(plainto_tsquery(config, p_word)) = 0);
 
+-- The pages' hyphenated lexemes by their letters: a fifth of the lexemes of the PostgreSQL
+-- manual and the Python docs.
+CREATE INDEX search_lexemes_unhyphenated ON search_lexemes (replace(lexeme, '-', ''), organisation_id) WHERE strpos(lexeme, '-') > 0;
+
 DROP FUNCTION search_run(text, text[], text[], text[], text[], integer[], integer[], text[], integer[], text[], text, integer, integer, integer, integer, integer);
 CREATE FUNCTION search_run(
   p_organisation text, p_sources text[], p_languages text[],
   p_words text[], p_kinds text[], p_max_edits integer[], p_swap_groups integer[], p_swaps text[],
   p_nearby_groups integer[], p_nearby text[], p_phrase text, p_enough integer, p_wanted integer,
   p_heading_candidates integer, p_headings_enough integer, p_body_candidates integer,
-  p_letters text[], p_unhyphenated text[], p_split boolean
+  p_letters text[], p_unhyphenated text[]
 ) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan SET client_min_messages = warning SET jit = off AS $$
 DECLARE
   v_configs regconfig[];
@@ -129,10 +136,11 @@ BEGIN
 
   -- How the pages may write a query's words otherwise: two neighbouring words, neither a stop
   -- word, as the one word the pages use ("default dict" for `defaultdict`, "table space");
-  -- a word with hyphens between its letters without them ("auto-vacuum"); and, when
-  -- p_split, a word the pages never use as two words, neither a stop word, side by side
-  -- ("colourscheme" as "colour scheme"). p_letters holds each word's letters (NULL for a word
-  -- of other characters), p_unhyphenated a hyphenated word's letters without its hyphens.
+  -- a word with hyphens between its letters without them ("auto-vacuum"); a word the pages
+  -- never use as two words, neither a stop word, side by side ("colourscheme" as "colour
+  -- scheme"); a word as the pages hyphenate it ("btree" as "B-tree"). p_letters holds each
+  -- word's letters (NULL for a word of other characters), p_unhyphenated a hyphenated
+  -- word's letters without its hyphens.
   SELECT array_agg(written.grp), array_agg(written.word), array_agg(written.kind) INTO v_written_groups, v_written_words, v_written_kinds
     FROM (
       SELECT pair.grp, pair.word, 'plain' AS kind FROM (
@@ -153,7 +161,7 @@ BEGIN
             FROM (SELECT letters.grp, letters.word AS letters, cut
                     FROM unnest(p_letters) WITH ORDINALITY AS letters(word, grp)
                     CROSS JOIN generate_series(3, length(letters.word) - 3) AS cut
-                   WHERE p_split AND p_kinds[letters.grp] IN ('plain', 'prefix') AND coalesce(v_word_pages[letters.grp], 0) = 0
+                   WHERE p_kinds[letters.grp] IN ('plain', 'prefix') AND coalesce(v_word_pages[letters.grp], 0) = 0
                      AND length(letters.word) BETWEEN 6 AND 32) AS word
         ) AS split
         CROSS JOIN LATERAL (
@@ -164,6 +172,34 @@ BEGIN
         ) AS halves
        WHERE halves.pages > 0 AND search_content_word(v_configs, split.head) AND search_content_word(v_configs, split.tail)
        ORDER BY split.grp, halves.pages DESC, split.cut)
+      UNION ALL
+      -- A word the pages write with hyphens ("btree" as "B-tree", "builtin" as "built-in",
+      -- "readonly" as "read-only"): the pages' hyphenated words whose letters are the word's,
+      -- as typed or stemmed, matched as the parser indexed them (`lexeme`), the two commonest.
+      -- Not a stop word, and only a hyphenated word on a tenth as many pages as the word as
+      -- typed or more: each variant of a word dilutes its rank, and "database" is not to be
+      -- weighed down by the odd "data-base".
+      (SELECT hyphenated.grp, hyphenated.lexeme, 'lexeme'
+        FROM (
+          SELECT typed.grp, found.lexeme, sum(found.pages) AS pages,
+                 row_number() OVER (PARTITION BY typed.grp ORDER BY sum(found.pages) DESC, found.lexeme) AS rank
+            FROM (SELECT DISTINCT letters.grp, form
+                    FROM unnest(p_letters) WITH ORDINALITY AS letters(word, grp)
+                    CROSS JOIN unnest(v_configs) AS config
+                    CROSS JOIN LATERAL unnest(array_append(tsvector_to_array(to_tsvector(config, letters.word)), letters.word)) AS form
+                   WHERE p_kinds[letters.grp] IN ('plain', 'prefix') AND length(letters.word) BETWEEN 4 AND 32
+                     AND search_content_word(v_configs, letters.word)) AS typed
+            -- Looked up form by form through search_lexemes_unhyphenated (OFFSET 0 keeps the
+            -- planner from joining the whole table instead).
+            CROSS JOIN LATERAL (
+              SELECT lexeme, pages FROM search_lexemes
+               WHERE strpos(lexeme, '-') > 0 AND replace(lexeme, '-', '') = typed.form
+                 AND organisation_id = p_organisation AND source_id = ANY (p_sources) AND pages > 0
+              OFFSET 0
+            ) AS found
+           GROUP BY typed.grp, found.lexeme
+        ) AS hyphenated
+       WHERE hyphenated.rank <= 2 AND hyphenated.pages * 10 >= coalesce(v_word_pages[hyphenated.grp], 0))
     ) AS written;
 
   WITH variant AS (
@@ -172,7 +208,8 @@ BEGIN
     SELECT grp, word, 'plain', true, false FROM unnest(v_correction_groups, v_corrections) AS correction(grp, word)
     UNION ALL
     -- The words as the pages may write them: two as one ("default dict"), each of the two
-    -- matching the word joined; one as two side by side ("datatype" as "data type").
+    -- matching the word joined; one as two side by side ("datatype" as "data type"); one
+    -- with hyphens ("btree" as "B-tree").
     SELECT grp, word, kind, false, false FROM unnest(v_written_groups, v_written_words, v_written_kinds) AS written(grp, word, kind)
     UNION ALL
     -- A word being typed also matches the commonest words of the pages it begins, through
@@ -206,12 +243,13 @@ BEGIN
            CASE
              WHEN literal AND kind = 'identifier-prefix' THEN (search_quoted(search_identifier(word)) || ':*')::tsquery
              WHEN literal THEN search_quoted(search_identifier(word))::tsquery
+             WHEN kind = 'lexeme' THEN search_quoted(word)::tsquery
              WHEN as_typed THEN to_tsquery('simple', word || ':*')
              WHEN kind = 'prefix' THEN to_tsquery(config, word || ':*')
              WHEN kind = 'phrase' THEN phraseto_tsquery(config, word)
              ELSE plainto_tsquery(config, word)
            END AS query,
-           CASE WHEN literal THEN ARRAY[search_identifier(word)] WHEN as_typed THEN ARRAY[word] ELSE stems END AS lexemes
+           CASE WHEN literal THEN ARRAY[search_identifier(word)] WHEN as_typed OR kind = 'lexeme' THEN ARRAY[word] ELSE stems END AS lexemes
       FROM typing
   ),
   -- A completion counts only where the beginning typed does not already match its stems:
