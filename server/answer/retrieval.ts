@@ -212,6 +212,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // "What is a dataclass?" asks about a topic; an API entry that mentions it answers a narrower question,
   // unless the question names an identifier itself ("What does itertools.groupby do?").
   const asksDefinition = DEFINITION_ASKED.test(input.question);
+  // A question, asked as one: "Why …?", "how to …", or anything ending with a question mark.
+  const asksQuestion = ASKS_QUESTION.test(input.question);
   const namesIdentifier = named.length > 0;
   // A call ("What does zip() do?") names its entry more surely than a bare identifier in passing ("a dump made with pg_dump").
   const namesCall = named.some((name) => name.endsWith('()'));
@@ -300,6 +302,9 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         !hit.section &&
         ((NAME_TITLE.test(hit.title) && !viewAsked) || (CHANGING_COMMAND.test(hit.title) && unaskedHeadingShare(hit.title, questionTerms) > 0));
       const narrowEntry = asksDefinition && !namesIdentifier && (isApiHeading(ownHeadingText) || namedByTitle);
+      // A heading that is itself a question ("Why must dictionary keys be immutable?") is an entry of questions and answers:
+      // holding the visitor's words, it answers what they ask ("Why can't I use a list as a dictionary key?").
+      const answersQuestion = asksQuestion && QUESTION_HEADING.test(ownHeading(hit.section, { withParameters: true }) || hit.title) ? headingCoverage : 0;
       const defines = asksDefinition && !namedByTitle && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       // The entry of the API the question names is what it asks about; the first of them most. A reference table's
       // row that the name heads ("| `unnest` ( `anyarray` ) → …") is its entry too, as a heading found by name is.
@@ -317,6 +322,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         (onThisPage ? 0.25 : 0) +
         (showsHow ? 0.2 : 0) +
         0.8 * defines +
+        0.5 * answersQuestion +
         namedEntry +
         0.1 * pageAbout -
         0.3 * offTopic -
@@ -702,6 +708,10 @@ function entryHeadingOf(hit: SectionHit): string {
   return ownHeading(hit.section, { withParameters: true }) || hit.title;
 }
 
+/** A question, asked as one. */
+const ASKS_QUESTION = /\?|^\s*(?:how|why|what|when|where|which|can|should|is|are|do|does)\b/i;
+/** A heading that asks a question. */
+const QUESTION_HEADING = /\?\s*$/;
 /** A question about a view or a system catalog, which such a page is. */
 const VIEW_ASKED = /\b(?:views?|catalogs?)\b/i;
 

@@ -2109,6 +2109,33 @@ describe('a question told in several clauses', () => {
   });
 });
 
+describe('an entry of questions and answers', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
+    // The reference entry says every word of the question, in one sentence; the FAQ's heading asks it in its own words.
+    await addPage(
+      'ledger-api',
+      'Ledger API',
+      '# Ledger API\n\n## Ledger classes\n\n### ledger.Table(keys, values)\n\nA ledger table. `keys` and `values` hold lists of entries, the keys of the ledger in the order they were added, so a list of keys can be used to read the ledger back.\n\n```python\n>>> ledger.Table(keys=["a"], values=[1])\n```',
+    );
+    await addPage('ledger-tables', 'Ledger tables', '# Ledger tables\n\nA ledger keeps its entries in a table, each under a key, and lists them in the order they were added.');
+    await addPage(
+      'ledger-faq',
+      'Ledger FAQ',
+      '# Ledger FAQ\n\n## Why must ledger keys be immutable?\n\nThe ledger finds an entry by the hash of its key, so a key must never change once it is stored. A list can change, so it cannot be used as a key: use a tuple instead.\n\n## Why are ledger totals rounded?\n\nTotals are kept in cents.',
+    );
+  });
+  after(() => own.stop());
+
+  test('a heading that asks the question in other words ("Why must ledger keys be immutable?") answers it', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: "Why can't I use a list as a ledger key?" } });
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/ledger-faq#why-must-ledger-keys-be-immutable', json.text);
+    assert.match(json.text, /A list can change, so it cannot be used as a key/);
+  });
+});
+
 describe('a long question whose words no passage holds together', () => {
   let own: TestServer;
   before(async () => {
