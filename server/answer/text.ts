@@ -64,8 +64,12 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 export function words(text: string): string[] {
   // NFKC leaves ASCII as it is, and most texts are ASCII: only others are normalised.
   const lower = text.toLowerCase();
-  return (NOT_ASCII.test(lower) ? lower.normalize('NFKC') : lower).match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
+  const normal = NOT_ASCII.test(lower) ? lower.normalize('NFKC') : lower;
+  return (normal.includes('-') ? normal.replace(LETTER_JOINED, '$1') : normal).match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
 }
+
+/** A letter joined by a hyphen to a word, "f-string", "e-mail", "B-tree": one word, not a lone letter and another word. */
+const LETTER_JOINED = /(?<![\p{L}\p{N}_-])(\p{L})-(?=\p{L}{2})/gu;
 
 /** Crude suffix stripping: enough to make inflections of one word meet, never a dictionary. */
 export function stem(word: string): string {

@@ -2136,6 +2136,27 @@ describe('an entry of questions and answers', () => {
   });
 });
 
+describe('a word of a letter and a hyphen', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
+    await addPage('strings', 'Strings', '# Strings\n\n## Using strings\n\nHow do I use strings? A string cannot be changed in place: use a new string built from its parts.');
+    await addPage(
+      'formatting',
+      'Formatting',
+      "# Formatting\n\n## Formatted literals\n\nFormatted literals, or f-strings, put the value of an expression inside the text: write `f` before the quote and the expression in braces.\n\n```python\nf'{total} items'\n```",
+    );
+  });
+  after(() => own.stop());
+
+  test('"f-strings" is one word, not a lone "f" and "strings": the page that says it answers', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I use f-strings?' } });
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/formatting#formatted-literals'], json.text);
+    assert.match(json.text, /^Formatted literals, or f-strings, put the value of an expression inside the text/);
+  });
+});
+
 describe('a long question whose words no passage holds together', () => {
   let own: TestServer;
   before(async () => {

@@ -108,6 +108,16 @@ test('a call of a function named by a stop word ("now()", "any(iterable)") is co
   assert.ok(!terms('WHERE id = ANY(ids)').includes('any_'));
 });
 
+test('a letter joined by a hyphen to a word ("f-strings", "B-tree", "e-mail") is one word with it, as typed solid', () => {
+  assert.deepEqual(terms('f-strings'), terms('fstrings'));
+  assert.deepEqual(terms('B-tree indexes'), terms('btree indexes'));
+  assert.deepEqual(terms('e-mail'), terms('email'));
+  assert.notDeepEqual(terms('f-strings'), terms('strings'));
+  // Not two words of more letters, nor a minus between names.
+  assert.deepEqual(terms('read-only'), terms('read only'));
+  assert.deepEqual(terms('x - total'), terms('x total'));
+});
+
 test('a stop word contracted ("don\'t", "isn\'t", "can\'t") asks no more than written out: an answer need not say it', () => {
   assert.deepEqual(askedAndTold("Why doesn't my query use the index?").asked, askedAndTold('Why does my query not use the index?').asked);
   assert.deepEqual(askedAndTold("How can I memoize a function so repeated calls don't recompute?").asked, askedAndTold('How can I memoize a function so repeated calls do not recompute?').asked);
