@@ -93,3 +93,22 @@ describe('entries found by their heading', () => {
     assert.deepEqual(found[1], found[0]);
   });
 });
+
+describe('a server of the release before words were joined, split or hyphenated', () => {
+  test('still searches the upgraded database during a rolling update, as that release searched', async () => {
+    const words = ['ledger', 'entry'];
+    // search_run as that release called it (server/search/search.ts before 015_joined_words.sql): 16 arguments; and as
+    // today's release calls it, with no word's letters to join, split or unhyphenate.
+    const earlierArguments = ['acme', ['docs'], [], words, words.map(() => 'plain'), words.map(() => 0), [], [], [], [], words.join(' '), 20, 30, 50, 10, 80];
+    const urlsFound = async (args: unknown[]) => {
+      const placeholders = args.map((_, index) => `$${index + 1}`).join(', ');
+      const [row] = await servers[0]!.db.query<{ result: unknown }>(`SELECT search_run(${placeholders}) AS result`, args);
+      const result = (typeof row!.result === 'string' ? JSON.parse(row!.result) : row!.result) as { hits: { url: string }[] };
+      return result.hits.map((hit) => hit.url);
+    };
+    const earlier = await urlsFound(earlierArguments);
+    assert.ok(earlier.length >= 20, `${earlier.length} hits`);
+    assert.ok(earlier.every((url) => url.startsWith('https://acme.test/notes/')), earlier.join(' '));
+    assert.deepEqual(earlier, await urlsFound([...earlierArguments, [null, null], [null, null]]));
+  });
+});
