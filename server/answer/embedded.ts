@@ -358,7 +358,9 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const about = weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term));
       // "What is a decorator?" is answered by the first sentence under the heading "decorator", which need not repeat it.
       const defines = definitional && !purposeTold && unit.position === 0 && about > 0.99;
-      const isEntry = entries.has(unit);
+      // The entry of a function the question names says what it does, not why: "Why does now() return the same time …?"
+      // is answered by the sentence that explains it ("Since these functions return the start time of the transaction …").
+      const isEntry = entries.has(unit) && !asksWhy;
       // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
       const coverage =
         (explains || isEntry || reasons || tellsPurpose ? 1 : 0) +

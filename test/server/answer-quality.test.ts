@@ -2240,6 +2240,36 @@ describe('a function named by a row of a reference table', () => {
   });
 });
 
+describe('a why-question about a function a reference table lists', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    await pushPage(
+      own,
+      'clock-functions',
+      'Clock functions',
+      [
+        '# Clock functions',
+        '',
+        '| Function | Description |',
+        '| --- | --- |',
+        '| `clock_now` ( ) → `stamp` Current date and time (start of the current batch). `clock_now()` → `2024-01-01 10:00` |',
+        '| `clock_wall` ( ) → `stamp` Current date and time, changing during the batch. |',
+        '',
+        '## Times within a batch',
+        '',
+        'Since these functions return the start time of the current batch, their values do not change during the batch.',
+      ].join('\n'),
+    );
+  });
+  after(() => own.stop());
+
+  test('is answered by the sentence that says why, not by the row that says what the function returns', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'Why does clock_now() return the same time for every statement in my batch?' } });
+    assert.match(json.text, /^Since these functions return the start time of the current batch, their values do not change during the batch/, json.text);
+  });
+});
+
 describe('a function far down a long reference table', () => {
   let own: TestServer;
   before(async () => {
