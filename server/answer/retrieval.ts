@@ -30,7 +30,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
-import { inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { headingAsksAs, inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -212,8 +212,6 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // "What is a dataclass?" asks about a topic; an API entry that mentions it answers a narrower question,
   // unless the question names an identifier itself ("What does itertools.groupby do?").
   const asksDefinition = DEFINITION_ASKED.test(input.question);
-  // A question, asked as one: "Why …?", "how to …", or anything ending with a question mark.
-  const asksQuestion = ASKS_QUESTION.test(input.question);
   const namesIdentifier = named.length > 0;
   // A call ("What does zip() do?") names its entry more surely than a bare identifier in passing ("a dump made with pg_dump").
   const namesCall = named.some((name) => name.endsWith('()'));
@@ -304,7 +302,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       const narrowEntry = asksDefinition && !namesIdentifier && (isApiHeading(ownHeadingText) || namedByTitle);
       // A heading that is itself a question ("Why must dictionary keys be immutable?") is an entry of questions and answers:
       // holding the visitor's words, it answers what they ask ("Why can't I use a list as a dictionary key?").
-      const answersQuestion = asksQuestion && QUESTION_HEADING.test(ownHeading(hit.section, { withParameters: true }) || hit.title) ? headingCoverage : 0;
+      const answersQuestion = headingAsksAs(ownHeadingText, input.question) ? headingCoverage : 0;
       const defines = asksDefinition && !namedByTitle && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       // The entry of the API the question names is what it asks about; the first of them most. A reference table's
       // row that the name heads ("| `unnest` ( `anyarray` ) → …") is its entry too, as a heading found by name is.
@@ -708,10 +706,6 @@ function entryHeadingOf(hit: SectionHit): string {
   return ownHeading(hit.section, { withParameters: true }) || hit.title;
 }
 
-/** A question, asked as one. */
-const ASKS_QUESTION = /\?|^\s*(?:how|why|what|when|where|which|can|should|is|are|do|does)\b/i;
-/** A heading that asks a question. */
-const QUESTION_HEADING = /\?\s*$/;
 /** A question about a view or a system catalog, which such a page is. */
 const VIEW_ASKED = /\b(?:views?|catalogs?)\b/i;
 

@@ -1,9 +1,9 @@
 /**
  * Words for answer retrieval and the embedded engine: lowercased, split on anything that is
- * not a letter or digit, stop words dropped, crudely stemmed so "installing", "installed"
- * and "installs" meet at "install". Scripts written without spaces (Chinese, Japanese,
- * Thai) become overlapping character pairs, which is how they can be compared at all
- * without a dictionary.
+ * not a letter or digit (but for a letter and a hyphen before a word, "f-strings"), stop
+ * words dropped, crudely stemmed so "installing", "installed" and "installs" meet at
+ * "install". Scripts written without spaces (Chinese, Japanese, Thai) become overlapping
+ * character pairs, which is how they can be compared at all without a dictionary.
  */
 import { entryHeading } from '../search/search.js';
 import { PATH_SEPARATOR } from '../search/sections.js';
@@ -59,17 +59,22 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Lowercased words of a text, in order, stop words included. An identifier joined by `_`
- * (`shared_buffers`, `__enter__`) is one word: `arg_line` is not the word "line".
+ * (`shared_buffers`, `__enter__`) is one word: `arg_line` is not the word "line". A Latin
+ * letter joined by a hyphen to a word ("f-strings") is that word with the letter, then the
+ * word alone: "fstrings", "strings".
  */
 export function words(text: string): string[] {
   // NFKC leaves ASCII as it is, and most texts are ASCII: only others are normalised.
   const lower = text.toLowerCase();
   const normal = NOT_ASCII.test(lower) ? lower.normalize('NFKC') : lower;
-  return (normal.includes('-') ? normal.replace(LETTER_JOINED, '$1') : normal).match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
+  return (/[-\u2010\u2011]/.test(normal) ? normal.replace(LETTER_JOINED, '$1$2 $2') : normal).match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
-/** A letter joined by a hyphen to a word, "f-string", "e-mail", "B-tree": one word, not a lone letter and another word. */
-const LETTER_JOINED = /(?<![\p{L}\p{N}_-])(\p{L})-(?=\p{L}{2})/gu;
+/**
+ * A Latin letter joined by a hyphen to a word, "f-string", "e-mail", "B-tree", "x-axis": the word of both ("fstring"),
+ * not a lone letter, and the word it is joined to as well ("string"), which a text about it may say alone ("the axis").
+ */
+const LETTER_JOINED = /(?<![\p{L}\p{N}_\u2010\u2011-])(\p{Script=Latin})[-\u2010\u2011](\p{L}{2,})(?![\p{L}\p{N}_])/gu;
 
 /** Crude suffix stripping: enough to make inflections of one word meet, never a dictionary. */
 export function stem(word: string): string {
@@ -283,6 +288,9 @@ const MAX_WORDS_KEPT = 100_000;
 /** The longest word kept there. */
 const MAX_WORD_KEPT = 32;
 
+/** A token that is a Latin letter joined by a hyphen to a word ("f-strings?"): the hyphenated word. */
+const joined = (token: string) => /^[^\p{L}\p{N}_]*(\p{Script=Latin}[-\u2010\u2011]\p{L}{2,})[^\p{L}\p{N}_-]*$/u.exec(token)?.[1];
+
 /**
  * A question without its question words ("how do I", "what is", "is there a way to"), as
  * typed and in order: what a search engine should match, since pages do not ask.
@@ -305,6 +313,8 @@ export function contentQuery(question: string): string {
     if (keyword) content.push(keyword.toUpperCase());
     else if (call) content.push(call);
     else if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());
+    // A letter and a hyphen before a word ("f-strings") as written: the search reads the hyphenated word whole.
+    else if (joined(token)) content.push(joined(token)!.toLowerCase().replace(/[\u2010\u2011]/g, '-'));
     else content.push(...words(token).filter((word) => !isStopWord(word) && (word.length > 1 || /\d/.test(word))));
   }
   return [...new Set(content)].join(' ');
@@ -577,6 +587,19 @@ export function errorMessageIn(question: string): string | undefined {
     .replace(/\s+(?:-{2,}|[—–])\s.*$|\s{2,}\(.*$/, '')
     .trim();
   return message && message.length >= 8 ? message : undefined;
+}
+
+/** The word a question opens with, lowercased ("What's …" opens with "what"). */
+const QUESTION_OPENING = /^\s*(?:(?:and|but|so)\s+)?(how|what|why|when|where|which|who|can|could|should|is|are|do|does)(?:['’]s)?\b/i;
+
+/**
+ * Whether a heading asks what a question asks as it does (a FAQ entry's "Why must dictionary
+ * keys be immutable?" for "Why can't I use a list as a dictionary key?"): it opens with the
+ * same question word and ends with a question mark, a note in parentheses aside.
+ */
+export function headingAsksAs(heading: string, question: string): boolean {
+  const word = QUESTION_OPENING.exec(question)?.[1]?.toLowerCase();
+  return word !== undefined && QUESTION_OPENING.exec(heading)?.[1]?.toLowerCase() === word && /[?？]\s*(?:\([^()]*\)\s*)?$/.test(heading);
 }
 
 /** A clause that asks rather than tells: it ends with a question mark or opens with a question word ("how do I …", "can I …", "and what is …"). */

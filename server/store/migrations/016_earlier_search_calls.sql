@@ -2,7 +2,8 @@
 -- PostgreSQL shared by several server processes, a rolling update leaves processes of the
 -- earlier release serving beside the new ones until each is replaced: 015 took their form of
 -- search_run away, and each of their searches failed. This form runs today's search with no
--- word joined, split or hyphenated, as those releases searched. A migration that replaces
+-- word joined, split or hyphenated, as those releases searched. It depends on today's form,
+-- so a migration cannot drop that one without replacing this one too, and one that replaces
 -- search_run again keeps the forms the releases still running call.
 CREATE FUNCTION search_run(
   p_organisation text, p_sources text[], p_languages text[],
