@@ -14,7 +14,7 @@
  */
 import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -451,14 +451,14 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     if (added) {
       lead.lead = `${lead.lead} ${added}`;
       if (shown) lead.example = shown.example;
-      for (const term of terms(plainInline(added))) lead.terms.add(term);
+      for (const term of pageTerms(plainInline(added))) lead.terms.add(term);
     }
   } else if (supporting && supporting.score >= SUPPORTING_SHARE * answering.score && /:$/.test(lead.lead) && lead.example && ENDS_SENTENCE.test(supporting.unit.text) && !DEFINITION_ENTRY.test(supporting.unit.text)) {
     // After a lead that announces its example, a later sentence that says more of the question than the lead, most of it
     // ("… if the module is executed in the top-level code environment, its `__name__` is set to the string `'__main__'`."),
     // follows the example; not an entry of a list of terms ("Test Driven Development : A book by Kent Beck on writing tests
     // before code."), which is a further reading, not the rest of the passage's point.
-    const said = new Set(terms(plainInline(lead.lead)));
+    const said = new Set(pageTerms(plainInline(lead.lead)));
     const saysMore = weightOf(questionTerms, (term) => supporting.unit.terms.has(term));
     if (saysMore >= MIN_COVERAGE && saysMore > weightOf(questionTerms, (term) => said.has(term))) {
       lead.more = supporting.unit.text;
@@ -470,7 +470,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   if (parts.length > 1)
     for (const part of parts) {
       const quotedText = `${lead.lead} ${lead.more ?? ''}`;
-      const said = new Set(terms(plainInline(quotedText)));
+      const said = new Set(pageTerms(plainInline(quotedText)));
       if (part.length === 0 || part.some((term) => said.has(term)) || !part.every((term) => first.passage.allTerms.has(term))) continue;
       const other = best(units.filter((unit) => unit.passage === first.passage && isProse(unit) && ENDS_SENTENCE.test(unit.text) && !quotedText.includes(unit.text)), part)?.unit;
       if (!other) continue;
@@ -693,7 +693,7 @@ const SHORT_ANNOUNCEMENT_WORDS = 6;
 
 /** What is quoted from a passage, with the terms of all of it and of the passage's headings. */
 function quoteOf(passage: Passage, lead: string, example?: string, steps = false): Quote {
-  return { passage, lead, example, steps, terms: new Set([...terms(plainInline(`${lead}\n${example ?? ''}`)), ...passage.headingTerms]) };
+  return { passage, lead, example, steps, terms: new Set([...pageTerms(plainInline(`${lead}\n${example ?? ''}`)), ...passage.headingTerms]) };
 }
 
 /** The most words a lead grows to with the sentences that follow it in its paragraph. */
@@ -771,7 +771,7 @@ function bestExample(blocks: Block[], wanted: string[]): string | undefined {
   let best: { markdown: string; shared: number } | undefined;
   for (const block of blocks) {
     if (block.kind !== 'code') continue;
-    const have = new Set(terms(block.markdown.replace(/_/g, ' ')));
+    const have = new Set(pageTerms(block.markdown.replace(/_/g, ' ')));
     const shared = wanted.filter((term) => have.has(term)).length;
     if (!best || shared > best.shared) best = { markdown: block.markdown, shared };
   }
@@ -882,9 +882,9 @@ function readPassage(section: GroundingSection, rank: number): Passage {
   }
   flush();
   joinStepsAroundCode(blocks);
-  const headingTerms = new Set([...terms(section.title), ...headingTermsOf(section.section ?? '')]);
+  const headingTerms = new Set([...pageTerms(section.title), ...headingTermsOf(section.section ?? '')]);
   const ownHeadingTerms = headingTermsOf(ownHeading(section.section) || section.title);
-  return { section, rank, blocks, headingTerms, ownHeadingTerms, allTerms: new Set([...headingTerms, ...terms(plainInline(section.markdown || section.text))]) };
+  return { section, rank, blocks, headingTerms, ownHeadingTerms, allTerms: new Set([...headingTerms, ...pageTerms(plainInline(section.markdown || section.text))]) };
 }
 
 /**
@@ -957,7 +957,7 @@ function unitsOf(passage: Passage): Unit[] {
       if (listsNames(text)) continue;
       const plain = plainInline(text);
       const endOfInterrupted = block.kind === 'prose' && at === 0 && passage.blocks[index - 1]?.kind === 'code' && endsInterrupted(text) && isStopWord(words(text)[0] ?? '');
-      units.push({ text, terms: new Set(terms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, sentence: at, words: count, endOfInterrupted, furtherReading: seeAlso });
+      units.push({ text, terms: new Set(pageTerms(plain)), spoken: ` ${words(plain).join(' ')} `, passage, block: index, position: units.length, sentence: at, words: count, endOfInterrupted, furtherReading: seeAlso });
     }
   });
   return units;

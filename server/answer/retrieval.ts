@@ -30,7 +30,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
-import { headingAsksAs, inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, unaskedHeadingShare, questionAsked } from './text.js';
+import { headingAsksAs, inPagesWords, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -236,11 +236,11 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const wholeError = (error ? [errorStretch(error)] : []).filter((stretch) => stretch.split(' ').length >= MIN_QUOTED_ERROR_WORDS);
   const entries = [...candidates.values()].map((entry) => {
     // Each sentence is read once: the section's terms are its sentences' (a keyword in capitals as its sentence writes it).
-    const sentences = entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => terms(sentence));
+    const sentences = entry.hit.text.split(/(?<=[.!?:])\s+|\n+/).map((sentence) => pageTerms(sentence));
     return {
       ...entry,
       markdown: markdown.get(entry.hit.id) ?? '',
-      titleTerms: spelledOut(new Set(terms(entry.hit.title))),
+      titleTerms: spelledOut(new Set(pageTerms(entry.hit.title))),
       // A page's opening section is headed by the page title.
       headingTerms: asKinds(spelledOut(headingTerms(ownHeading(entry.hit.section) || entry.hit.title))),
       bodyTerms: spelledOut(new Set(sentences.flat())),
@@ -300,8 +300,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
         !hit.section &&
         ((NAME_TITLE.test(hit.title) && !viewAsked) || (CHANGING_COMMAND.test(hit.title) && unaskedHeadingShare(hit.title, questionTerms) > 0));
       const narrowEntry = asksDefinition && !namesIdentifier && (isApiHeading(ownHeadingText) || namedByTitle);
-      // A heading that is itself a question ("Why must dictionary keys be immutable?") is an entry of questions and answers:
-      // holding the visitor's words, it answers what they ask ("Why can't I use a list as a dictionary key?").
+      // A heading that is itself a question asked as the visitor asks ("Why must dictionary keys be immutable?" for "Why
+      // can't I use a list as a dictionary key?") is an entry of questions and answers: holding their words, it answers them.
       const answersQuestion = headingAsksAs(ownHeadingText, input.question) ? headingCoverage : 0;
       const defines = asksDefinition && !namedByTitle && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       // The entry of the API the question names is what it asks about; the first of them most. A reference table's
@@ -527,7 +527,7 @@ const fieldsOf = (hit: SectionHit) => [hit.title, hit.section ?? '', hit.text];
 function holdsAll(hit: SectionHit, wanted: Unused[]): boolean {
   if (wanted.length === 0) return true;
   const fields = fieldsOf(hit);
-  const held = new Set(fields.flatMap((field) => terms(field)));
+  const held = new Set(fields.flatMap((field) => pageTerms(field)));
   return wanted.every(({ term, letters }) => held.has(term) || fields.some((field) => writtenApart(field, letters) !== undefined));
 }
 
@@ -550,7 +550,7 @@ function firstHolding(ranked: RetrievedSection[], wanted: Unused[], limit: numbe
 async function asWrittenIn(vocabulary: Vocabulary, question: string, words: string[], first: SectionHit | undefined): Promise<string> {
   if (!first) return question;
   const fields = fieldsOf(first);
-  const held = new Set(fields.flatMap((field) => terms(field)));
+  const held = new Set(fields.flatMap((field) => pageTerms(field)));
   const apart = new Map<string, string>();
   for (const word of words) {
     const [term] = terms(word);
@@ -668,7 +668,7 @@ async function entriesCompared(
   const others = [...new Set(terms(question.replace(/\S*\w[._]\w\S*/g, ' ')))].filter((term) => !named.has(term) && !COMPARING.has(term));
   const entries: (RetrievedSection & { opening?: string })[] = [];
   const context = (hit: RetrievedSection) => {
-    const held = new Set([...terms(hit.title), ...headingTerms(hit.section ?? '')]);
+    const held = new Set([...pageTerms(hit.title), ...headingTerms(hit.section ?? '')]);
     return others.filter((term) => held.has(term)).length;
   };
   const headed = compared.map((name) => ranked.filter((hit) => headedBy(name, entryHeadingOf(hit))));
@@ -676,7 +676,7 @@ async function entriesCompared(
     const nameTerms = terms(name);
     // A section that opens by naming it ("Tuples are immutable sequences …"), not a later part under the same heading.
     const opensWith = (hit: RetrievedSection) => {
-      const opening = terms(hit.text.split(/\s+/).slice(0, OPENING_NAME_WORDS).join(' '));
+      const opening = pageTerms(hit.text.split(/\s+/).slice(0, OPENING_NAME_WORDS).join(' '));
       return nameTerms.every((term) => opening.includes(term));
     };
     // A name written as a keyword or an identifier ("DELETE", "pg_dump") is the entry headed so, not "Delete" in a list of messages.

@@ -60,21 +60,19 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 /**
  * Lowercased words of a text, in order, stop words included. An identifier joined by `_`
  * (`shared_buffers`, `__enter__`) is one word: `arg_line` is not the word "line". A Latin
- * letter joined by a hyphen to a word ("f-strings") is that word with the letter, then the
- * word alone: "fstrings", "strings".
+ * letter joined by a hyphen to a word ("f-strings") is one word with it, "fstrings"; with
+ * `joinedAlone`, as a page's text is read, the word alone follows it ("strings"), so a page
+ * about the x-axis is about an axis, while a question about the x-axis is not about the y-axis.
  */
-export function words(text: string): string[] {
+export function words(text: string, options: { joinedAlone?: boolean } = {}): string[] {
   // NFKC leaves ASCII as it is, and most texts are ASCII: only others are normalised.
   const lower = text.toLowerCase();
   const normal = NOT_ASCII.test(lower) ? lower.normalize('NFKC') : lower;
-  return (/[-\u2010\u2011]/.test(normal) ? normal.replace(LETTER_JOINED, '$1$2 $2') : normal).match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
+  return (/[-\u2010\u2011]/.test(normal) ? normal.replace(LETTER_JOINED, options.joinedAlone ? '$1$2 $2' : '$1$2') : normal).match(/_*[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*_*(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
-/**
- * A Latin letter joined by a hyphen to a word, "f-string", "e-mail", "B-tree", "x-axis": the word of both ("fstring"),
- * not a lone letter, and the word it is joined to as well ("string"), which a text about it may say alone ("the axis").
- */
-const LETTER_JOINED = /(?<![\p{L}\p{N}_\u2010\u2011-])(\p{Script=Latin})[-\u2010\u2011](\p{L}{2,})(?![\p{L}\p{N}_])/gu;
+/** A Latin letter joined by a hyphen to a word, "f-string", "e-mail", "B-tree", "x-axis"; not "3.x-compatible", "don't-care". */
+const LETTER_JOINED = /(?<![\p{L}\p{N}_.'’\u2010\u2011-])(\p{Script=Latin})[-\u2010\u2011](\p{L}{2,})(?![\p{L}\p{N}_])/gu;
 
 /** Crude suffix stripping: enough to make inflections of one word meet, never a dictionary. */
 export function stem(word: string): string {
@@ -246,11 +244,11 @@ const CAPITALS_RUNS = /(?<![\p{L}\p{N}_-])[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+(?![\p{L}
 const NAME_WITH_SLASH = /(?<![\p{L}\p{N}_/])([A-Z]{1,3})\/(?=\p{Lu}?\p{Ll}|\p{Lu}(?![\p{L}\p{N}+#]))/gu;
 
 /** The comparable terms of a text: stems of its content words, or character pairs in unspaced scripts. */
-export function terms(text: string): string[] {
+export function terms(text: string, options: { joinedAlone?: boolean } = {}): string[] {
   const result: string[] = [];
   // A call of a function named by a stop word (`now()`, `any(iterable)`) names the function: `now_` is its term.
   const named = text.includes('/') ? text.replace(NAME_WITH_SLASH, '$1') : text;
-  for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(named).replace(KEYWORD_NAMED, '$1_$2'))))) {
+  for (const word of words(keywordsInCapitals(markStopWordCalls(phrasesAsWords(named).replace(KEYWORD_NAMED, '$1_$2'))), options)) {
     let known = TERMS_OF_WORD.get(word);
     if (!known) {
       known = termsOfWord(word);
@@ -264,6 +262,12 @@ export function terms(text: string): string[] {
   }
   return result;
 }
+
+/** The terms of a page's text: as `terms`, with the word a letter is hyphenated to alone as well ("x-axis" holds "axis"). */
+export function pageTerms(text: string): string[] {
+  return terms(text, PAGE_TEXT);
+}
+const PAGE_TEXT = { joinedAlone: true };
 
 /** The terms of one word, as `terms` reads it. */
 function termsOfWord(word: string): readonly string[] {
@@ -288,9 +292,6 @@ const MAX_WORDS_KEPT = 100_000;
 /** The longest word kept there. */
 const MAX_WORD_KEPT = 32;
 
-/** A token that is a Latin letter joined by a hyphen to a word ("f-strings?"): the hyphenated word. */
-const joined = (token: string) => /^[^\p{L}\p{N}_]*(\p{Script=Latin}[-\u2010\u2011]\p{L}{2,})[^\p{L}\p{N}_-]*$/u.exec(token)?.[1];
-
 /**
  * A question without its question words ("how do I", "what is", "is there a way to"), as
  * typed and in order: what a search engine should match, since pages do not ask.
@@ -313,8 +314,6 @@ export function contentQuery(question: string): string {
     if (keyword) content.push(keyword.toUpperCase());
     else if (call) content.push(call);
     else if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());
-    // A letter and a hyphen before a word ("f-strings") as written: the search reads the hyphenated word whole.
-    else if (joined(token)) content.push(joined(token)!.toLowerCase().replace(/[\u2010\u2011]/g, '-'));
     else content.push(...words(token).filter((word) => !isStopWord(word) && (word.length > 1 || /\d/.test(word))));
   }
   return [...new Set(content)].join(' ');
@@ -362,7 +361,7 @@ export function keywords(text: string, max: number): string[] {
  * about the maximum of connections.
  */
 export function headingTerms(heading: string): Set<string> {
-  const result = new Set(terms(heading));
+  const result = new Set(pageTerms(heading));
   const text = heading.normalize('NFKC');
   for (const identifier of text.match(/[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu) ?? [])
     for (const term of terms(identifier.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2'))) result.add(term);
@@ -589,8 +588,8 @@ export function errorMessageIn(question: string): string | undefined {
   return message && message.length >= 8 ? message : undefined;
 }
 
-/** The word a question opens with, lowercased ("What's …" opens with "what"). */
-const QUESTION_OPENING = /^\s*(?:(?:and|but|so)\s+)?(how|what|why|when|where|which|who|can|could|should|is|are|do|does)(?:['’]s)?\b/i;
+/** The word a question opens with, lowercased ("What's …" opens with "what", "Doesn't …" with "does"), after a heading's number. */
+const QUESTION_OPENING = /^\s*(?:(?:\d+(?:\.\d+)*[.)]?|Q:)\s+)?(?:(?:and|but|or|so|also)\s+)?(how|what|why|when|where|which|who|can|could|should|is|are|do|does)(?:n['’]t|['’]s)?\b/i;
 
 /**
  * Whether a heading asks what a question asks as it does (a FAQ entry's "Why must dictionary
@@ -599,7 +598,7 @@ const QUESTION_OPENING = /^\s*(?:(?:and|but|so)\s+)?(how|what|why|when|where|whi
  */
 export function headingAsksAs(heading: string, question: string): boolean {
   const word = QUESTION_OPENING.exec(question)?.[1]?.toLowerCase();
-  return word !== undefined && QUESTION_OPENING.exec(heading)?.[1]?.toLowerCase() === word && /[?？]\s*(?:\([^()]*\)\s*)?$/.test(heading);
+  return word !== undefined && QUESTION_OPENING.exec(heading)?.[1]?.toLowerCase() === word && /[?？]\s*(?:\((?:[^()]|\([^()]*\))*\)\s*)?$/.test(heading);
 }
 
 /** A clause that asks rather than tells: it ends with a question mark or opens with a question word ("how do I …", "can I …", "and what is …"). */

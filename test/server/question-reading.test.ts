@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askedAndTold, askingClauses, headingAsksAs, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
+import { askedAndTold, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -108,25 +108,29 @@ test('a call of a function named by a stop word ("now()", "any(iterable)") is co
   assert.ok(!terms('WHERE id = ANY(ids)').includes('any_'));
 });
 
-test('a letter joined by a hyphen to a word ("f-strings", "B-tree", "x-axis") is one word with it, and the word alone', () => {
-  assert.deepEqual(terms('f-strings'), [...terms('fstrings'), ...terms('strings')]);
-  assert.deepEqual(terms('B-tree indexes'), [...terms('btree'), ...terms('tree indexes')]);
-  assert.deepEqual(terms('x-axis'), [...terms('xaxis'), ...terms('axis')]);
-  assert.deepEqual(terms('f\u2011strings'), terms('f-strings'));
-  // The search reads the hyphenated word whole.
-  assert.equal(contentQuery('How do I use f-strings?'), 'f-strings');
-  // Not a letter between two others, nor after a word, a digit or another script's letter; nor before a letter alone.
+test('a letter joined by a hyphen to a word ("f-strings", "B-tree", "x-axis") is one word with it; a page holds the word alone too', () => {
+  assert.deepEqual(terms('f-strings'), terms('fstrings'));
+  assert.deepEqual(terms('B-tree indexes'), terms('btree indexes'));
+  assert.deepEqual(terms('f\u2011strings'), terms('fstrings'));
+  // A page about the x-axis is about an axis, not about the y-axis.
+  assert.deepEqual(pageTerms('x-axis labels'), [...terms('xaxis'), ...terms('axis labels')]);
+  assert.ok(!pageTerms('y-axis').includes(terms('x-axis')[0]!));
+  // Not a letter between two others, nor after a word, a digit, a dot, an apostrophe or another script's letter; nor before a letter alone.
   assert.deepEqual(terms('pre-b-tree'), terms('pre b tree'));
   assert.deepEqual(terms('1e-10'), terms('1e 10'));
+  assert.deepEqual(pageTerms('3.x-compatible'), terms('3 x compatible'));
   assert.deepEqual(terms('ב-PostgreSQL'), terms('PostgreSQL'));
   assert.deepEqual(terms('a-b'), []);
   assert.deepEqual(terms('read-only'), terms('read only'));
+  assert.deepEqual(terms('x - total'), terms('x total'));
 });
 
 test('a heading asks what a question asks when it opens with the same question word and ends with a question mark', () => {
   assert.ok(headingAsksAs('Why must dictionary keys be immutable?', "Why can't I use a list as a dictionary key?"));
   assert.ok(headingAsksAs('How can I sort a list? (in place)', 'how do I sort a list'));
   assert.ok(headingAsksAs("What's new in 3.11？", 'What is new?'));
+  assert.ok(headingAsksAs('1.2. Why is my query slow? (see `EXPLAIN()`)', "Why isn't my query using the index?"));
+  assert.ok(headingAsksAs("Doesn't VACUUM lock the table?", 'does vacuum lock tables?'));
   // Another question, a heading that asks nothing, or a name that ends with a question mark.
   assert.ok(!headingAsksAs('What is a virtual environment?', 'How do I create a virtual environment?'));
   assert.ok(!headingAsksAs('Why keys are immutable', 'Why must keys be immutable?'));
