@@ -497,7 +497,7 @@ async function wordsNeverUsed(
   const unused = unknown.filter((word) => !inAnotherForm.has(word));
   if (unused.length >= known.size) return [];
   const complete = typing === undefined || !unused.includes(typing) || !(await completesWord(db, input, typing));
-  return unused.filter((word) => complete || word !== typing).map((word) => ({ term: terms(word)[0]!, letters: word.normalize('NFKC').toLowerCase() }));
+  return unused.filter((word) => complete || word !== typing).map((word) => ({ term: terms(word)[0]!, letters: lettersOf(word) }));
 }
 
 /** A word of a question the pages never use: its term, and its letters, which the pages may write as two words or hyphenated. */
@@ -521,14 +521,31 @@ async function usedInAnotherForm(db: Queryable, searched: PagesSearched, words: 
   return new Set(asked.filter(({ word, stemmed, prefix }) => forms.get(prefix)!.some((form) => form !== word && stem(form) === stemmed)).map(({ word }) => word));
 }
 
-/** The fields of a section that say what it holds, each read on its own: its page's title, its heading and its text. */
-const fieldsOf = (hit: SectionHit) => [hit.title, hit.section ?? '', hit.text];
+/** A word's letters as compared with a text's (writtenApart): lowercased, in their usual form. */
+const lettersOf = (word: string) => word.normalize('NFKC').toLowerCase();
+
+/**
+ * What a section holds: the fields that say so, each read on its own (its page's title, its heading and its text),
+ * and their terms.
+ */
+function heldBy(hit: SectionHit): { fields: string[]; held: Set<string> } {
+  const fields = [hit.title, hit.section ?? '', hit.text];
+  return { fields, held: new Set(fields.flatMap((field) => pageTerms(field))) };
+}
+
+/** How one of a section's fields writes a word otherwise (writtenApart), if one does. */
+function writtenInOne(fields: string[], letters: string): string | undefined {
+  for (const field of fields) {
+    const written = writtenApart(field, letters);
+    if (written !== undefined) return written;
+  }
+  return undefined;
+}
 
 function holdsAll(hit: SectionHit, wanted: Unused[]): boolean {
   if (wanted.length === 0) return true;
-  const fields = fieldsOf(hit);
-  const held = new Set(fields.flatMap((field) => pageTerms(field)));
-  return wanted.every(({ term, letters }) => held.has(term) || fields.some((field) => writtenApart(field, letters) !== undefined));
+  const { fields, held } = heldBy(hit);
+  return wanted.every(({ term, letters }) => held.has(term) || writtenInOne(fields, letters) !== undefined);
 }
 
 /** The first `limit` sections that hold every word the pages never use (holdsAll), in their order. */
@@ -549,14 +566,13 @@ function firstHolding(ranked: RetrievedSection[], wanted: Unused[], limit: numbe
  */
 async function asWrittenIn(vocabulary: Vocabulary, question: string, words: string[], first: SectionHit | undefined): Promise<string> {
   if (!first) return question;
-  const fields = fieldsOf(first);
-  const held = new Set(fields.flatMap((field) => pageTerms(field)));
+  const { fields, held } = heldBy(first);
   const apart = new Map<string, string>();
   for (const word of words) {
     const [term] = terms(word);
     if (term === undefined || held.has(term)) continue;
-    const letters = word.normalize('NFKC').toLowerCase();
-    const written = fields.map((field) => writtenApart(field, letters)).find((form) => form !== undefined);
+    const letters = lettersOf(word);
+    const written = writtenInOne(fields, letters);
     if (written !== undefined) apart.set(letters, written);
   }
   if (apart.size === 0) return question;
