@@ -447,13 +447,65 @@ export function questionAsked(question: string, subject: readonly string[] = [])
   let asked = question.replace(/\s{16,}/g, (run) => (run.includes('\n') ? '\n' : ' ')).replace(GREETING, '');
   for (let before = ''; before !== asked; ) {
     before = asked;
-    asked = asked.replace(PLEASANTRIES_AFTER, '');
+    asked = asked.replace(PLEASANTRIES_AFTER, '').replace(OPEN_PLEA_AFTER, '');
   }
-  asked = asQuestion(asked);
+  asked = asQuestion(askFirst(asked));
   // A question about releases ("what changed in postgres 16?") asks about that version.
   if (!CHANGES_ASKED.test(asked)) asked = withoutSubject(asked, subject);
   return withPrevent(withTypeNames(asked.trim() ? asked : question));
 }
+
+/**
+ * A plea that asks nothing of its own after what the visitor said ("… into memory. Any ideas?", "…, thoughts?", "Can anyone
+ * help?"): after a sentence, a comma or a line, at the end. What they said is the question.
+ */
+const OPEN_PLEA_AFTER =
+  /(?:(?<=[?.!]|^|\n)|\s*[,;:—–-])\s*(?:(?:so\s+)?any\s+(?:ideas?|thoughts|suggestions?|tips|pointers|advice)(?:\s+(?:anyone|welcome|appreciated))?|ideas|thoughts|suggestions|(?:can|could)\s+(?:any(?:one|body)|some(?:one|body)|you)\s+help(?:\s+me)?(?:\s+(?:out|here))?|what\s+am\s+i\s+missing)\s*[?!.]*\s*$/i;
+
+/** Words that say a question is asked inside what the visitor tells: "I've been trying to figure out how …", "I was wondering whether …", "I don't get why …"; not "I know how …". */
+const ASKED_WITHIN =
+  /\b(?:(?:figure|find|work)\s+out|wondering|wonder|not\s+sure|unsure|no\s+idea|(?:don['’]?t|do\s+not|didn['’]?t|can['’]?t|cannot)\s+(?:know|understand|get|see|tell)|asking)\s+(?=(?:how|what|why|which|whether|if)\b)/i;
+
+/**
+ * A question told after what led to it, asked first: "I'm new to python. What is a list comprehension?" asks "What is a
+ * list comprehension? I'm new to python.", and "I've been trying for hours to figure out how I can read a file line by
+ * line, my code loads the whole file." asks "how I can read a file line by line? …". So what reads how a question opens
+ * ("What is …?" asks for a definition, "How …?" for steps) reads what it asks. Only an asking clause that stands on its
+ * own: it opens with a question's words, names what it asks about and points back to nothing ("can I store it
+ * somewhere?" asks about what was told; "random module ok?" leans on it). A pasted error message is read as it is.
+ */
+export function askFirst(question: string): string {
+  if (errorMessageIn(question) !== undefined) return question;
+  const clauses = splitClauses(question, { toldAfterComma: true });
+  if (clauses.length < 2 && !ASKED_WITHIN.test(question)) return question;
+  for (const [index, clause] of clauses.entries()) {
+    const within = ASKED_WITHIN.exec(clause);
+    const [before, ask] = OPENS_QUESTION.test(clause) ? ['', clause] : within ? [clause.slice(0, within.index).trim(), asAsked(clause.slice(within.index + within[0].length))] : ['', ''];
+    if (!ask) continue;
+    const named = terms(ask).length;
+    if (named === 0 || (named < 2 && !DEFINITION_ASKED.test(ask)) || REFERS_BACK.test(ask.replace(CODE_SPAN, ' '))) return question;
+    if (index === 0 && !before) return question;
+    const rest = [...clauses.slice(0, index), ...(before ? [before] : []), ...clauses.slice(index + 1)].map((told) => told.replace(/[\s,;:—–-]+$/, ''));
+    return `${ask.replace(/[\s,;:.!—–-]+$/, '').replace(/([^?？])$/, '$1?')} ${rest.map((told) => told.replace(/([^?？.!])$/, '$1.')).join(' ')}`;
+  }
+  return question;
+}
+
+/**
+ * A question told within a sentence in the order of a statement, in the order it is asked: "what a ledger is" asks "what
+ * is a ledger", "how I can read a file" asks "how can I read a file".
+ */
+function asAsked(told: string): string {
+  const end = /[\s?？.!,;:—–-]*$/.exec(told)![0];
+  const words = told.slice(0, told.length - end.length);
+  const what = /^(what|which|who)\s+(.+?)\s+(is|are|was|were|means?|does|do)$/i.exec(words);
+  if (what) return `${what[1]} ${what[3]} ${what[2]}${end}`;
+  return words.replace(/^(how|why|where|when)\s+(i|we|you|one)\s+(can|could|should|would|do|must)\b/i, '$1 $3 $2') + end;
+}
+
+/** A comma before the visitor tells about themselves or their work: ", my code keeps loading …", ", we use …". */
+const TOLD_AFTER_COMMA = /,\s+(?=(?:my|our|i|we|i['’]m|i['’]ve|we['’]re|we['’]ve)\s)/i;
+
 
 /** "stop two bookings from overlapping", "keep users from signing in": what pages say to prevent, not to stop or cancel ("stop copying files from staging"). */
 const STOP_FROM = /\b(?:stop|keep)(?!\s+\p{L}+ing\b)(?=(?:\s+(?!from\b)[^\s.?!,;]+){1,6}\s+from\s+\p{L}+ing(?:\s+(?:in|on|at|into|over|with|when|while|after|before|the|a|an|my|our|its|their|each|one|other|another|them|it)\b|\s*(?:$|[.?!,;])))/giu;
@@ -601,8 +653,10 @@ export function headingAsksAs(heading: string, question: string): boolean {
   return word !== undefined && QUESTION_OPENING.exec(heading)?.[1]?.toLowerCase() === word && /[?？]\s*(?:\((?:[^()]|\([^()]*\))*\)\s*)?$/.test(heading);
 }
 
-/** A clause that asks rather than tells: it ends with a question mark or opens with a question word ("how do I …", "can I …", "and what is …"). */
-const ASKS = /^\s*(?:(?:and|but|or|so|also)\s+)?(?:how|what|why|which|who|can|could|should|is|are|do|does)\b|[?？]\s*$/i;
+/** A clause that opens with the words of a question: "how do I …", "can I …", "and what is …". */
+const OPENS_QUESTION = /^\s*(?:(?:and|but|or|so|also)\s+)?(?:how|what|why|which|who|can|could|should|is|are|do|does)\b/i;
+/** A clause that asks rather than tells: it opens with a question's words (OPENS_QUESTION) or ends with a question mark. */
+const ASKS = new RegExp(`${OPENS_QUESTION.source}|[?？]\\s*$`, 'i');
 /** Where a clause ends: after a sentence (not after "e.g.") or a line, or at a comma before a question ("…, how do I …"). */
 const CLAUSE_END = /(?<=(?<!\b(?:e\.g|i\.e|etc|vs|cf))[.!?？;])\s+|\n+|,\s*(?:(?:and|but|or|so)\s+)?(?=(?:how|what|why|which|who|can|could|should)\b)/i;
 /** How much of a question is read for clauses: as much as a search reads. */
@@ -629,16 +683,22 @@ function clausesOf(question: string): { text: string; content: string; asks: boo
   let text = question.slice(0, CLAUSES_READ);
   const error = errorMessageIn(text);
   if (error) text = text.replace(error, '\n');
-  // Code is not split: it stands in the clause as \0 and its number while the clauses are cut.
+  return splitClauses(text).map((clause) => ({ text: clause, content: contentQuery(clause.replace(CODE_SPAN, ' ')), asks: ASKS.test(clause) }));
+}
+
+/** Inline code, which clauses are not cut within and whose words are not looked up with theirs. */
+const CODE_SPAN = /`[^`\n]*`/g;
+
+/**
+ * A question's clauses as written, code kept whole (it stands in the clause as \0 and its number while the clauses are
+ * cut); with `toldAfterComma`, also after a comma where the visitor goes on to tell about themselves (askFirst).
+ */
+function splitClauses(text: string, options: { toldAfterComma?: boolean } = {}): string[] {
   const code: string[] = [];
-  return text
-    .replace(/`[^`\n]*`/g, (span) => `\0${code.push(span) - 1}\0`)
-    .split(CLAUSE_END)
-    .map((clause) => ({
-      text: clause.replace(/\0(\d+)\0/g, (_, index: string) => code[Number(index)]!).trim(),
-      content: contentQuery(clause.replace(/\0\d+\0/g, ' ')),
-      asks: ASKS.test(clause.trim()),
-    }));
+  const clauses = text.replace(CODE_SPAN, (span) => `\0${code.push(span) - 1}\0`).split(CLAUSE_END);
+  return (options.toldAfterComma ? clauses.flatMap((clause) => clause.split(TOLD_AFTER_COMMA)) : clauses)
+    .map((clause) => clause.replace(/\0(\d+)\0/g, (_, index: string) => code[Number(index)]!).trim())
+    .filter(Boolean);
 }
 
 /**
@@ -661,7 +721,7 @@ export function askingClauses(question: string): string | undefined {
   const text = asking.join(' ');
   const askedTerms = terms(text).length;
   // A short asking clause ("How do I fix this?", "What am I doing wrong?") asks about what the question tells.
-  if (askedTerms < 2 && (REFERS_BACK.test(text.replace(/`[^`\n]*`/g, ' ')) || (!error && !DEFINITION_ASKED.test(text)))) return undefined;
+  if (askedTerms < 2 && (REFERS_BACK.test(text.replace(CODE_SPAN, ' ')) || (!error && !DEFINITION_ASKED.test(text)))) return undefined;
   return error || clauses[0]!.asks || 2 * askedTerms >= terms(question).length ? text : undefined;
 }
 

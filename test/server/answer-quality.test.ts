@@ -1079,6 +1079,15 @@ describe('grounding and the embedded answer', () => {
     for (const message of ['hi, what is a ledger? pls help', 'Hello there! What is a ledger? Thanks in advance!']) await assertAnsweredAsLedger(message);
   });
 
+  test('what the visitor tells before the question ("I\'m new here.", "so at work we …") and a plea that asks nothing after it ("any ideas?") change nothing: the question is read as asked', async () => {
+    for (const message of [
+      "I'm new to Acme and my team keeps talking about it. What is a ledger?",
+      'so at work we just moved our billing over, what is a ledger? any ideas?',
+      "I've been trying to figure out what a ledger is. Any ideas?",
+    ])
+      await assertAnsweredAsLedger(message);
+  });
+
   test('"… in the docs?", naming the source the widget answers from, is answered as the question: those words are not asked of the answer', async () => {
     await assertAnsweredAsLedger('What is a ledger in the docs?');
   });

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askedAndTold, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
+import { askedAndTold, askFirst, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -20,6 +20,36 @@ test('a greeting before a question and thanks or a plea after it are not what it
   assert.equal(questionAsked('Hello world program in C?'), 'Hello world program in C?');
   assert.equal(questionAsked('How do I get help'), 'How do I get help');
   assert.equal(questionAsked('thanks'), 'thanks');
+});
+
+test('a plea that asks nothing after the question ("any ideas?", ", thoughts?", "Can anyone help?") is not what it asks; "any ideas for a name" is', () => {
+  assert.equal(questionAsked('How do I read a file line by line? Any ideas?'), 'How do I read a file line by line?');
+  assert.equal(questionAsked('how to get the current date and time, thoughts?'), 'how to get the current date and time');
+  assert.equal(questionAsked('My ledger total is wrong.\nCan anyone help?'), 'My ledger total is wrong.');
+  assert.equal(questionAsked('What is a ledger? any suggestions welcome!'), 'What is a ledger?');
+  assert.equal(questionAsked('any ideas for naming a ledger?'), 'any ideas for naming a ledger?');
+  assert.equal(questionAsked('What are ideas?'), 'What are ideas?');
+});
+
+test('a question told after what led to it is asked first; one that leans on what was told, or a pasted error, is read as typed', () => {
+  assert.equal(askFirst("I'm new to python. What is a list comprehension?"), "What is a list comprehension? I'm new to python.");
+  assert.equal(askFirst('so our app keeps dying with too many connections errors, how can i raise the connection limit?'), 'how can i raise the connection limit? so our app keeps dying with too many connections errors.');
+  // Asked within what is told, in the order of a statement: asked in the order of a question, the rest told after it.
+  assert.equal(askFirst("I've been trying to figure out how I can read a file line by line, my code loads the whole file."), "how can I read a file line by line? I've been trying to. my code loads the whole file.");
+  assert.equal(askFirst('I was wondering what a ledger is.'), 'what is a ledger? I was.');
+  assert.equal(askFirst("I don't get why my total is negative"), "why my total is negative? I.");
+  // Already first, or leaning on what was told ("it", "one"), or told with no question: as typed.
+  for (const question of [
+    'How do I read a file line by line? I tried the docs but got lost.',
+    'psql keeps asking me for a password every time. can I store it somewhere?',
+    'I need a secure random token for a password reset link. random module ok?',
+    'I know how to read a file. I tried the docs.',
+    'I have a list of ledgers. How do I sort them by date?',
+    'TypeError: unhashable type: list\nI add a list to a set. How do I fix this error?',
+  ])
+    assert.equal(askFirst(question), question);
+  // So what reads how a question opens reads what it asks: "What is …?" asks for a definition.
+  assert.equal(questionAsked('So at work we moved to Acme. What is a ledger?', ['Acme', 'Docs']), 'What is a ledger? So at work we moved to Acme.');
 });
 
 test('to stop or keep something from happening asks how to prevent it; to stop a thing that runs does not', () => {
