@@ -27,8 +27,10 @@
  * and p95, as the client waits for it: retrieval and the embedded engine on the real corpus).
  * The later questions (bench/corpus/questions-<corpus>-fresh.json, written after the engine
  * was tuned against the judged ones, and questions-<corpus>-unseen.json, written by someone
- * who saw neither the engine nor its answers) are measured alike and printed apart: what a
- * visitor asking something new meets.
+ * who saw neither the engine nor its answers, and questions-<corpus>-chatty.json, asked as
+ * visitors chat: a preamble or what went wrong first, the question within a sentence, thanks or
+ * "any ideas?" after it) are measured alike and printed apart: what a visitor asking something
+ * new, in their own way, meets.
  *
  *   node --import tsx bench/docs-quality.ts [--corpus postgres|python] [--verbose] [--runs 3]
  *
@@ -108,7 +110,7 @@ export interface AnswerReport {
   replyTime: LatencySummary;
 }
 
-/** The answers to a later question set, with its label ("fresh", "unseen") and what sets it apart. */
+/** The answers to a later question set, with its label ("fresh", "unseen", "chatty") and what sets it apart. */
 export interface LaterAnswerReport extends AnswerReport {
   label: string;
   about: string;
@@ -121,7 +123,7 @@ export interface CorpusReport {
   ingestion: { seconds: number; pagesPerSecond: number };
   search: SearchReport;
   answers?: AnswerReport;
-  /** The same measures on the later question sets, fresh and unseen (bench/corpus/docs.ts, LATER_SETS). */
+  /** The same measures on the later question sets, fresh, unseen and chatty (bench/corpus/docs.ts, LATER_SETS). */
   later: LaterAnswerReport[];
   /** The machine's load average (1 minute) when this corpus's measuring began and ended: server times are only as steady as that. */
   load: { start: number; end: number };

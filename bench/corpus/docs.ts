@@ -10,8 +10,8 @@
  * kind, relevant }] }`. Judged answer sets: bench/corpus/questions-<corpus>.json, or
  * questions-<corpus>-sample.json while that file does not exist. Page paths in both are
  * relative to the corpus folder (`sql-vacuum.html`, `library/json.html`). Later answer sets,
- * questions-<corpus>-fresh.json and questions-<corpus>-unseen.json, are judged alike and
- * measured apart (LATER_SETS).
+ * questions-<corpus>-fresh.json, -unseen.json and -chatty.json, are judged alike and measured
+ * apart (LATER_SETS).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -135,12 +135,15 @@ export function loadQuestionSet(corpus: CorpusId): LoadedQuestionSet | undefined
  * Question sets judged by the same rules as the judged set but measured apart from it, since
  * they say more of what a visitor asking something new meets: the fresh set, written after the
  * engine was tuned against the judged one (its answers read since, when looking for what to
- * improve), and the unseen set, written by someone who saw neither the engine nor its answers,
- * of which only how many are answered is ever looked at.
+ * improve), the unseen set, written by someone who saw neither the engine nor its answers,
+ * of which only how many are answered is ever looked at, and the chatty set, asked as visitors
+ * chat (what went wrong first, the question within a sentence, "any ideas?" after it), written
+ * from the pages without the engine's answers.
  */
 export const LATER_SETS = [
   { label: 'fresh', file: 'fresh', about: 'written after tuning, read since', listMisses: true },
   { label: 'unseen', file: 'unseen', about: 'never read, only counted', listMisses: false },
+  { label: 'chatty', file: 'chatty', about: 'asked as visitors chat: what led to the question first, thanks after', listMisses: true },
 ] as const;
 
 /** A later question set of a corpus, with its label and what sets it apart. */
@@ -151,7 +154,7 @@ export interface LaterQuestionSet extends LoadedQuestionSet {
   listMisses: boolean;
 }
 
-/** The corpus's later question sets (questions-<corpus>-fresh.json, questions-<corpus>-unseen.json) that exist, in that order. */
+/** The corpus's later question sets (questions-<corpus>-fresh.json, -unseen.json, -chatty.json) that exist, in that order. */
 export function loadLaterQuestionSets(corpus: CorpusId): LaterQuestionSet[] {
   return LATER_SETS.flatMap(({ label, file, about, listMisses }) => {
     const loaded = firstQuestionSet([`questions-${corpus}-${file}.json`]);
