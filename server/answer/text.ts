@@ -457,46 +457,63 @@ export function questionAsked(question: string, subject: readonly string[] = [])
 
 /**
  * A plea that asks nothing of its own after what the visitor said ("… into memory. Any ideas?", "…, thoughts?", "Can anyone
- * help?"): after a sentence, a comma or a line, at the end. What they said is the question.
+ * help?"), at the end: after a sentence and a space, a line, a comma, a semicolon or a colon, or a dash between spaces; not
+ * a word of a name ("editor.suggestions", "python-ideas"). What they said is the question.
  */
 const OPEN_PLEA_AFTER =
-  /(?:(?<=[?.!]|^|\n)|\s*[,;:—–-])\s*(?:(?:so\s+)?any\s+(?:ideas?|thoughts|suggestions?|tips|pointers|advice)(?:\s+(?:anyone|welcome|appreciated))?|ideas|thoughts|suggestions|(?:can|could)\s+(?:any(?:one|body)|some(?:one|body)|you)\s+help(?:\s+me)?(?:\s+(?:out|here))?|what\s+am\s+i\s+missing)\s*[?!.]*\s*$/i;
+  /(?:(?<=[?.!])\s+|(?<=^|\n)|\s*[,;:]\s*|\s+[—–-]+\s*)(?:(?:so\s+)?any\s+(?:ideas?|thoughts|suggestions?|tips|pointers|advice)(?:\s+(?:anyone|welcome|appreciated))?|ideas|thoughts|suggestions|(?:can|could)\s+(?:any(?:one|body)|some(?:one|body)|you)\s+help(?:\s+me)?(?:\s+(?:out|here))?|what\s+am\s+i\s+missing)\s*[?!.]*\s*$/i;
 
-/** Words that say a question is asked inside what the visitor tells: "I've been trying to figure out how …", "I was wondering whether …", "I don't get why …"; not "I know how …". */
+/** Words that say the visitor asks within what they tell: "I've been trying to figure out how …", "I was wondering whether …", "I don't get why …"; not "I know how …". */
 const ASKED_WITHIN =
-  /\b(?:(?:figure|find|work)\s+out|wondering|wonder|not\s+sure|unsure|no\s+idea|(?:don['’]?t|do\s+not|didn['’]?t|can['’]?t|cannot)\s+(?:know|understand|get|see|tell)|asking)\s+(?=(?:how|what|why|which|whether|if)\b)/i;
+  /\b(?:(?:figure|find|work)\s+out|wondering|wonder|not\s+sure|unsure|no\s+idea|(?:don['’]?t|do\s+not|didn['’]?t|can['’]?t|cannot)\s+(?:know|understand|get|see|tell))\s+(?=(?:how|what|why|which|whether|if)\b)/i;
+/** A clause opening with words that do not ask: "Can't connect from the host", "What I did was …", "what happens is …". */
+const TELLS_THOUGH_OPENING_AS_ASKED = /^\s*(?:(?:and|but|or|so|also)\s+)?(?:can['’]?t|cannot|what\s+(?:i|we|happens|happened)\b|how\s+(?:i|we)\s+\w+\s+(?:is|was)\b)/i;
+/** A conjunction opening an asking clause that goes on from what was told: "So how do I …?". */
+const CONTINUING = /^\s*(?:and|but|or|so|also)\s+/i;
+/** The end of a clause: white space and punctuation from where their run starts, so that a long run elsewhere is not scanned again from each of its characters. */
+const CLAUSE_TAIL = /(?<![\s?？.!,;:—–-])[\s?？.!,;:—–-]*$/;
 
 /**
  * A question told after what led to it, asked first: "I'm new to python. What is a list comprehension?" asks "What is a
  * list comprehension? I'm new to python.", and "I've been trying for hours to figure out how I can read a file line by
- * line, my code loads the whole file." asks "how I can read a file line by line? …". So what reads how a question opens
+ * line, my code loads the whole file." asks "how can I read a file line by line? …". So what reads how a question opens
  * ("What is …?" asks for a definition, "How …?" for steps) reads what it asks. Only an asking clause that stands on its
- * own: it opens with a question's words, names what it asks about and points back to nothing ("can I store it
- * somewhere?" asks about what was told; "random module ok?" leans on it). A pasted error message is read as it is.
+ * own: it opens with a question's words (or is asked within a sentence, "wondering what … is"), ends with a question mark
+ * unless it is the last clause (not a clause that goes on from a comma, ", which takes hours"), names what it asks about
+ * and points back to nothing ("can I store it somewhere?" asks about what was told, which askingClauses then reads whole).
+ * A clause that only tells ("random module ok?") is not asked first. A pasted error message, code and a question of many
+ * lines are read as they are.
  */
 export function askFirst(question: string): string {
-  if (errorMessageIn(question) !== undefined) return question;
+  if (errorMessageIn(question) !== undefined || /`{3}|~{3}/.test(question) || (question.match(/\n/g)?.length ?? 0) > MAX_LINES_ASKED_FIRST) return question;
   const clauses = splitClauses(question, { toldAfterComma: true });
   if (clauses.length < 2 && !ASKED_WITHIN.test(question)) return question;
   for (const [index, clause] of clauses.entries()) {
+    const opensAsked = OPENS_QUESTION.test(clause) && !TELLS_THOUGH_OPENING_AS_ASKED.test(clause);
+    // A question that opens by asking is asked first already, whatever it asks next ("What is …, and how do I …?").
+    if (index === 0 && opensAsked) return question;
     const within = ASKED_WITHIN.exec(clause);
-    const [before, ask] = OPENS_QUESTION.test(clause) ? ['', clause] : within ? [clause.slice(0, within.index).trim(), asAsked(clause.slice(within.index + within[0].length))] : ['', ''];
+    const opens = opensAsked && (/[?？]\s*$/.test(clause) || index === clauses.length - 1);
+    const [before, ask] = opens ? ['', clause.replace(CONTINUING, '')] : within ? [clause.slice(0, within.index).trim(), asAsked(clause.slice(within.index + within[0].length))] : ['', ''];
     if (!ask) continue;
     const named = terms(ask).length;
     if (named === 0 || (named < 2 && !DEFINITION_ASKED.test(ask)) || REFERS_BACK.test(ask.replace(CODE_SPAN, ' '))) return question;
-    if (index === 0 && !before) return question;
-    const rest = [...clauses.slice(0, index), ...(before ? [before] : []), ...clauses.slice(index + 1)].map((told) => told.replace(/[\s,;:—–-]+$/, ''));
-    return `${ask.replace(/[\s,;:.!—–-]+$/, '').replace(/([^?？])$/, '$1?')} ${rest.map((told) => told.replace(/([^?？.!])$/, '$1.')).join(' ')}`;
+    // What is left of the sentence it was asked in is told, when it says anything ("I've been trying to"; not "I was").
+    const told = [...clauses.slice(0, index), ...(before && terms(before).length > 0 ? [before] : []), ...clauses.slice(index + 1)];
+    return [`${ask.replace(CLAUSE_TAIL, '')}?`, ...told.map((clause) => `${clause.replace(CLAUSE_TAIL, '')}${/[?？]\s*$/.test(clause) ? '?' : '.'}`)].join(' ');
   }
   return question;
 }
+
+/** A question of more lines than this is read as typed: what it pastes (a log, a listing) is not cut into clauses. */
+const MAX_LINES_ASKED_FIRST = 3;
 
 /**
  * A question told within a sentence in the order of a statement, in the order it is asked: "what a ledger is" asks "what
  * is a ledger", "how I can read a file" asks "how can I read a file".
  */
 function asAsked(told: string): string {
-  const end = /[\s?？.!,;:—–-]*$/.exec(told)![0];
+  const end = CLAUSE_TAIL.exec(told)![0];
   const words = told.slice(0, told.length - end.length);
   const what = /^(what|which|who)\s+(.+?)\s+(is|are|was|were|means?|does|do)$/i.exec(words);
   if (what) return `${what[1]} ${what[3]} ${what[2]}${end}`;
@@ -706,7 +723,8 @@ function splitClauses(text: string, options: { toldAfterComma?: boolean } = {}):
  * I tried the docs but got lost."): its asking clauses. What it tells says which answer fits
  * better, but an answer need not repeat it. Undefined when every clause asks, or none does, and
  * when what it tells comes first and holds most of its words ("psql keeps asking me for a
- * password every time. can I store it somewhere?") or what asks is short and points to it
+ * password every time. can I store it somewhere?"; a question that stands on its own is asked
+ * first by then, askFirst) or what asks is short and points to it
  * ("How do I fix this? …"): then that is what the question is about. A pasted error message
  * with lines written after it asks, and those lines tell.
  */
