@@ -143,7 +143,7 @@ export function loadQuestionSet(corpus: CorpusId): LoadedQuestionSet | undefined
 export const LATER_SETS = [
   { label: 'fresh', file: 'fresh', about: 'written after tuning, read since', listMisses: true },
   { label: 'unseen', file: 'unseen', about: 'never read, only counted', listMisses: false },
-  { label: 'chatty', file: 'chatty', about: 'asked as visitors chat: what led to the question first, thanks after', listMisses: true },
+  { label: 'chatty', file: 'chatty', about: 'asked as visitors chat: what went wrong first, the question within a sentence, "any ideas?" after it', listMisses: true },
 ] as const;
 
 /** A later question set of a corpus, with its label and what sets it apart. */

@@ -280,6 +280,15 @@ function documentedAttributes(tag: string): string[] {
     .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([^`]+)`/g)].map((match) => match[1]!));
 }
 
+test('a build of the server keeps nothing of an earlier one: a migration since removed is neither run by the built server nor shipped in its package', async () => {
+  const migrations = join(repo, 'dist/node/server/store/migrations');
+  const removed = join(migrations, '099_removed_since.sql');
+  writeFileSync(removed, 'CREATE TABLE removed_since (id int);');
+  await run('npm', ['run', '--silent', 'build:server'], { cwd: repo });
+  assert.equal(existsSync(removed), false);
+  assert.deepEqual(readdirSync(migrations).sort(), readdirSync(join(repo, 'server/store/migrations')).sort());
+});
+
 test('custom-elements.json, named in package.json, describes both elements: attributes as documented, events, slots, parts and CSS properties', () => {
   const installed = join(project, 'node_modules', PACKAGE);
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
