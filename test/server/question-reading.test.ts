@@ -48,7 +48,7 @@ test('a question told after what led to it is asked first; one that leans on wha
   for (const question of [
     // Already first, whatever it asks next.
     'How do I read a file line by line? I tried the docs but got lost.',
-    'What is a ledger, and how do I close a ledger before it is due?',
+    'What is a ledger, and how do I close a ledger?',
     // Leaning on what was told ("it", "them"), or asking in no question's words.
     'psql keeps asking me for a password every time. can I store it somewhere?',
     'I have a list of ledgers. How do I sort them by date?',
