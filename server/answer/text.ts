@@ -466,10 +466,15 @@ const OPEN_PLEA_AFTER =
 /** Words that say the visitor asks within what they tell: "I've been trying to figure out how …", "I was wondering whether …", "I don't get why …"; not "I know how …". */
 const ASKED_WITHIN =
   /\b(?:(?:figure|find|work)\s+out|wondering|wonder|not\s+sure|unsure|no\s+idea|(?:don['’]?t|do\s+not|didn['’]?t|can['’]?t|cannot)\s+(?:know|understand|get|see|tell))\s+(?=(?:how|what|why|which|whether|if)\b)/i;
+/** A conjunction a clause may open with, going on from what was said before it: "So how do I …?", "and what is …". */
+const OPENING_CONJUNCTION = String.raw`(?:and|but|or|so|also)\s+`;
 /** A clause opening with words that do not ask: "Can't connect from the host", "What I did was …", "what happens is …". */
-const TELLS_THOUGH_OPENING_AS_ASKED = /^\s*(?:(?:and|but|or|so|also)\s+)?(?:can['’]?t|cannot|what\s+(?:i|we|happens|happened)\b|how\s+(?:i|we)\s+\w+\s+(?:is|was)\b)/i;
-/** A conjunction opening an asking clause that goes on from what was told: "So how do I …?". */
-const CONTINUING = /^\s*(?:and|but|or|so|also)\s+/i;
+const TELLS_THOUGH_OPENING_AS_ASKED = new RegExp(
+  String.raw`^\s*(?:${OPENING_CONJUNCTION})?(?:can['’]?t|cannot|what\s+(?:i|we|happens|happened)\b|how\s+(?:i|we)\s+\w+\s+(?:is|was)\b)`,
+  'i',
+);
+/** The conjunction opening an asking clause that goes on from what was told, left out when it is asked first. */
+const CONTINUING = new RegExp(String.raw`^\s*${OPENING_CONJUNCTION}`, 'i');
 /** The end of a clause: white space and punctuation from where their run starts, so that a long run elsewhere is not scanned again from each of its characters. */
 const CLAUSE_TAIL = /(?<![\s?？.!,;:—–-])[\s?？.!,;:—–-]*$/;
 
@@ -493,14 +498,14 @@ export function askFirst(question: string): string {
     // A question that opens by asking is asked first already, whatever it asks next ("What is …, and how do I …?").
     if (index === 0 && opensAsked) return question;
     const within = ASKED_WITHIN.exec(clause);
-    const opens = opensAsked && (/[?？]\s*$/.test(clause) || index === clauses.length - 1);
+    const opens = opensAsked && (ENDS_ASKING.test(clause) || index === clauses.length - 1);
     const [before, ask] = opens ? ['', clause.replace(CONTINUING, '')] : within ? [clause.slice(0, within.index).trim(), asAsked(clause.slice(within.index + within[0].length))] : ['', ''];
     if (!ask) continue;
     const named = terms(ask).length;
     if (named === 0 || (named < 2 && !DEFINITION_ASKED.test(ask)) || REFERS_BACK.test(ask.replace(CODE_SPAN, ' '))) return question;
     // What is left of the sentence it was asked in is told, when it says anything ("I've been trying to"; not "I was").
     const told = [...clauses.slice(0, index), ...(before && terms(before).length > 0 ? [before] : []), ...clauses.slice(index + 1)];
-    return [`${ask.replace(CLAUSE_TAIL, '')}?`, ...told.map((clause) => `${clause.replace(CLAUSE_TAIL, '')}${/[?？]\s*$/.test(clause) ? '?' : '.'}`)].join(' ');
+    return [`${ask.replace(CLAUSE_TAIL, '')}?`, ...told.map((clause) => `${clause.replace(CLAUSE_TAIL, '')}${ENDS_ASKING.test(clause) ? '?' : '.'}`)].join(' ');
   }
   return question;
 }
@@ -522,7 +527,6 @@ function asAsked(told: string): string {
 
 /** A comma before the visitor tells about themselves or their work: ", my code keeps loading …", ", we use …". */
 const TOLD_AFTER_COMMA = /,\s+(?=(?:my|our|i|we|i['’]m|i['’]ve|we['’]re|we['’]ve)\s)/i;
-
 
 /** "stop two bookings from overlapping", "keep users from signing in": what pages say to prevent, not to stop or cancel ("stop copying files from staging"). */
 const STOP_FROM = /\b(?:stop|keep)(?!\s+\p{L}+ing\b)(?=(?:\s+(?!from\b)[^\s.?!,;]+){1,6}\s+from\s+\p{L}+ing(?:\s+(?:in|on|at|into|over|with|when|while|after|before|the|a|an|my|our|its|their|each|one|other|another|them|it)\b|\s*(?:$|[.?!,;])))/giu;
@@ -658,7 +662,10 @@ export function errorMessageIn(question: string): string | undefined {
 }
 
 /** The word a question opens with, lowercased ("What's …" opens with "what", "Doesn't …" with "does"), after a heading's number. */
-const QUESTION_OPENING = /^\s*(?:(?:\d+(?:\.\d+)*[.)]?|Q:)\s+)?(?:(?:and|but|or|so|also)\s+)?(how|what|why|when|where|which|who|can|could|should|is|are|do|does)(?:n['’]t|['’]s)?\b/i;
+const QUESTION_OPENING = new RegExp(
+  String.raw`^\s*(?:(?:\d+(?:\.\d+)*[.)]?|Q:)\s+)?(?:${OPENING_CONJUNCTION})?(how|what|why|when|where|which|who|can|could|should|is|are|do|does)(?:n['’]t|['’]s)?\b`,
+  'i',
+);
 
 /**
  * Whether a heading asks what a question asks as it does (a FAQ entry's "Why must dictionary
@@ -671,9 +678,11 @@ export function headingAsksAs(heading: string, question: string): boolean {
 }
 
 /** A clause that opens with the words of a question: "how do I …", "can I …", "and what is …". */
-const OPENS_QUESTION = /^\s*(?:(?:and|but|or|so|also)\s+)?(?:how|what|why|which|who|can|could|should|is|are|do|does)\b/i;
+const OPENS_QUESTION = new RegExp(String.raw`^\s*(?:${OPENING_CONJUNCTION})?(?:how|what|why|which|who|can|could|should|is|are|do|does)\b`, 'i');
+/** A clause that ends asking: with a question mark. */
+const ENDS_ASKING = /[?？]\s*$/;
 /** A clause that asks rather than tells: it opens with a question's words (OPENS_QUESTION) or ends with a question mark. */
-const ASKS = new RegExp(`${OPENS_QUESTION.source}|[?？]\\s*$`, 'i');
+const ASKS = new RegExp(`${OPENS_QUESTION.source}|${ENDS_ASKING.source}`, 'i');
 /** Where a clause ends: after a sentence (not after "e.g.") or a line, or at a comma before a question ("…, how do I …"). */
 const CLAUSE_END = /(?<=(?<!\b(?:e\.g|i\.e|etc|vs|cf))[.!?？;])\s+|\n+|,\s*(?:(?:and|but|or|so)\s+)?(?=(?:how|what|why|which|who|can|could|should)\b)/i;
 /** How much of a question is read for clauses: as much as a search reads. */
