@@ -6,7 +6,8 @@
  * sentence it leans on, the rest of its point, one more good sentence of the passage),
  * cited with its number; then
  * that passage's code example, verbatim as the page has it in a fenced block with its
- * language, or else its steps; then, when the question has two parts and the first passage
+ * language, or else its steps (for "How do I …?", or else the example of its page that
+ * retrieval puts after it, with the sentence announcing it); then, when the question has two parts and the first passage
  * answers only one, the same from one more passage. Inline code keeps its backticks.
  * Nothing comes from a passage that does not answer, and only what is quoted is cited.
  * When the passages do not cover the question it says so plainly, in the visitor's
@@ -504,6 +505,14 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   }
   if (description && described) quoted.splice(quoted.indexOf(lead) + 1, 0, quoteOf(description, described));
   if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
+  // "How do I write a unit test?" answered from a passage that shows nothing (a page's opening) is shown the example of its
+  // page that retrieval puts right after it, or after its description: what announces it, then the example.
+  const shownFor = description && described ? description : first.passage;
+  const examples = passages[shownFor.rank + 1];
+  if (asksHow && !lead.example && examples?.section.showsExample) {
+    const shown = announcedExampleOf(examples, questionTerms);
+    if (shown) quoted.splice(quoted.findIndex((part) => part.passage === shownFor) + 1, 0, shown);
+  }
 
   // "What is TOAST?" is told first what the abbreviation stands for, where a passage spells it out beside it ("TOAST (The
   // Oversized-Attribute Storage Technique)") and what is quoted does not: only when the question asks about just that.
@@ -764,6 +773,24 @@ function apiEntry(section: GroundingSection): { name: string; label: string } | 
   }
   const module = /^([a-z_][\w.]*) — /.exec(heading.trim())?.[1];
   return module ? { name: module, label: module } : undefined;
+}
+
+/**
+ * Of a passage of examples, the one sharing most of the question's terms (the first on a tie), in the code or in the
+ * sentence announcing it ("Here is a short script to test three string methods:"), quoted with that sentence; only an
+ * example so announced, which says what it shows.
+ */
+function announcedExampleOf(passage: Passage, wanted: string[]): Quote | undefined {
+  let best: { lead: string; example: string; shared: number } | undefined;
+  for (const [index, block] of passage.blocks.entries()) {
+    const before = passage.blocks[index - 1];
+    const lead = before?.kind === 'prose' ? before.sentences.at(-1) : undefined;
+    if (block.kind !== 'code' || !lead || !/:$/.test(lead) || wordCount(lead) > ANNOUNCING_WORDS) continue;
+    const have = new Set([...pageTerms(block.markdown.replace(/_/g, ' ')), ...pageTerms(plainInline(lead))]);
+    const shared = wanted.filter((term) => have.has(term)).length;
+    if (!best || shared > best.shared) best = { lead, example: block.markdown, shared };
+  }
+  return best && quoteOf(passage, best.lead, best.example);
 }
 
 /** The code block of a passage holding most of the question's terms (the first one on a tie), if any. */

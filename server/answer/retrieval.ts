@@ -19,12 +19,14 @@
  * about ("Windows" when nobody said Windows) ranks lower, as does a page of a C API (its sections
  * headed by C declarations) when the question does not speak of C, and sections sharing no term
  * with the question or the conversation are dropped. Things a question compares ("staticmethod vs
- * classmethod") are each told by their own entry, first and in the question's order (entriesCompared).
+ * classmethod") are each told by their own entry, first and in the question's order (entriesCompared). "How do I …?"
+ * answered by a passage that shows neither code nor steps (a module's opening) is followed by the examples of its page
+ * that belong with it (withExample).
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { completesWord, pageHeadings, publicHits, searchHeadingWords, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionPieces, sectionsAfterOpening, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
+import { completesWord, pageHeadings, publicHits, searchHeadingWords, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionPieces, sectionsAfterOpening, examplesAfter, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
@@ -56,6 +58,8 @@ export interface RetrievedSection extends SectionHit {
   describesOpening?: boolean;
   /** The entry of a thing the question compares (GroundingSection.compares). */
   compares?: boolean;
+  /** The examples of the section right before it, which shows none (GroundingSection.showsExample). */
+  showsExample?: boolean;
 }
 
 const PER_QUERY = 20;
@@ -290,7 +294,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       // "Which setting …?" asks for a name the visitor cannot know: the setting's name heading its entry is not off the question.
       // For "What is …?", a section's number ("31.1. Publication") does not make it narrower than the command that drops one.
       const offTopic = settingEntry ? 0 : unaskedHeadingShare(hit.section || hit.title, askedAbout, { numbersAside: asksDefinition });
-      const showsHow = asksHow && /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m.test(markdown);
+      const showsHow = asksHow && SHOWS.test(markdown);
       const changes = !asksAboutChanges && isReleaseNotes(hit);
       const ownHeadingText = entryHeadingOf(hit);
       // A page of a view named by the word asked about ("37.23. domains"), or of a command that changes or drops the thing,
@@ -370,8 +374,32 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // "How do I fix a leaking faucet?": a word the pages never use, and not a likely typo of one they do, is what the
   // question is about, so only a passage that holds it answers it; none does, so nothing of the pages is quoted.
   const unused = await wordsNeverUsed(db, input, { text: input.question, words: contentWords, misspelt: first.misspelt, vocabulary });
-  const sections = unused.length > 0 ? firstHolding(ranked, unused, limit) : ranked.slice(0, limit);
+  const chosen = unused.length > 0 ? firstHolding(ranked, unused, limit) : ranked.slice(0, limit);
+  // "How do I write a unit test?" may be answered by a passage that shows nothing, a page's opening: the page's example
+  // ("Basic example") shows how, and follows it.
+  const sections = asksHow ? await withExample(db, input.organisationId, chosen, limit) : chosen;
   return { sections, question: await asWrittenIn(vocabulary, question, contentWords, sections[0]) };
+}
+
+/** Markdown that shows code or numbered steps. */
+const SHOWS = /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m;
+/** Markdown that shows code. */
+const SHOWS_CODE = /^\s*(?:`{3,}|~{3,})/m;
+
+/**
+ * The sections with the example of the first one's page right after it (its description's, when it is a reference page's
+ * opening line), when it shows neither code nor steps: the first section of examples under it or beside it that shows
+ * code (examplesAfter), marked as showing it.
+ */
+async function withExample(db: Queryable, organisationId: string, sections: RetrievedSection[], limit: number): Promise<RetrievedSection[]> {
+  const at = sections[1]?.describesOpening ? 1 : 0;
+  const shown = sections[at];
+  if (!shown || SHOWS.test(shown.markdown)) return sections;
+  const examples = await withMarkdown(db, await examplesAfter(db, { organisationId, section: shown }));
+  const example = examples.find((section) => SHOWS_CODE.test(section.markdown));
+  if (!example) return sections;
+  const others = sections.filter((section) => section.id !== example.id);
+  return [...others.slice(0, at + 1), { ...example, showsExample: true }, ...others.slice(at + 1)].slice(0, limit);
 }
 
 /** How many pages use each of some words (those some page uses): `vocabularyPages`, each word read once however often asked. */
@@ -777,6 +805,7 @@ export function groundingOf(sections: RetrievedSection[]): GroundingSection[] {
     markdown: hit.markdown,
     ...(hit.describesOpening && { describesOpening: true }),
     ...(hit.compares && { compares: true }),
+    ...(hit.showsExample && { showsExample: true }),
   }));
 }
 

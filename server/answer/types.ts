@@ -17,6 +17,8 @@ export interface GroundingSection {
   describesOpening?: boolean;
   /** The entry of one of the things the question compares ("staticmethod vs classmethod"), in the question's order. */
   compares?: boolean;
+  /** The section of examples of the page of the section right before it, which shows no code or steps of its own. */
+  showsExample?: boolean;
 }
 
 /** One earlier turn of the conversation. */

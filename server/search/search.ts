@@ -540,6 +540,35 @@ export async function sectionsAfterOpening(db: Queryable, params: { organisation
   return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
 }
 
+/** A heading of examples: "Examples", "Basic example", "Example: a resource limit". */
+const EXAMPLES_HEADING = /\bexamples?\b/i;
+/** The most sections headed by examples looked at after a section. */
+const EXAMPLE_SECTIONS = 10;
+
+/**
+ * The sections of examples that come after a section on its page and belong with it: under it (a page's opening has the
+ * whole page under it), or beside it under the same heading ("Description" and "Examples" of a reference page), in the
+ * page's order.
+ */
+export async function examplesAfter(db: Queryable, params: { organisationId: string; section: SectionHit }): Promise<SectionHit[]> {
+  const { section } = params;
+  const path = section.section ?? '';
+  const rows = await db.query<SectionRow>(
+    `${SECTIONS_WITH_TEXT}
+      WHERE s.organisation_id = $1 AND s.page_id = $2 AND s.path ~* $3
+        AND s.position > (SELECT position FROM search_sections WHERE id = $4)
+      ORDER BY s.position
+      LIMIT $5`,
+    [params.organisationId, section.pageId, '\\mexamples?\\M', section.id, EXAMPLE_SECTIONS],
+  );
+  const depth = (of: string) => (of === '' ? 0 : of.split(PATH_SEPARATOR).length);
+  const parent = path.split(PATH_SEPARATOR).slice(0, -1).join(PATH_SEPARATOR);
+  const under = (other: string) => depth(other) === depth(path) + 1 && (path === '' || other.startsWith(`${path}${PATH_SEPARATOR}`));
+  const beside = (other: string) => path !== '' && depth(other) === depth(path) && (parent === '' || other.startsWith(`${parent}${PATH_SEPARATOR}`));
+  const belongs = (other: string) => EXAMPLES_HEADING.test(ownHeadingOf(other)) && (under(other) || beside(other));
+  return rows.filter((row) => belongs(row.path)).map((row) => toHit(row, NOTHING_HIGHLIGHTED));
+}
+
 /**
  * Of some pages, how many sections each has under a heading of its own (a page's opening has none), and those own
  * headings that hold parentheses: the calls and declarations a reference page is made of.

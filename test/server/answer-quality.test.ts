@@ -2338,6 +2338,62 @@ describe('a page about the question', () => {
   });
 });
 
+describe('a how-to answered by a passage that shows nothing of its own', () => {
+  let own: TestServer;
+  const chat = (message: string) => own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } });
+  const script = ['```python', 'import audit', '', 'trail = audit.Trail("ledger")', 'trail.record("amount", 10)', '```'].join('\n');
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    // As a module's page is written (Sphinx): an opening that says what it is for, then a section of examples that shows
+    // how, each announced by a sentence; a later section headed by examples shows something else.
+    await pushPage(own, 'audit', 'audit — Audit trails', [
+      '# audit — Audit trails',
+      '',
+      'The `audit` module keeps track of every change made to a ledger: who made it and when. A trail can be checked at any time.',
+      '',
+      '## Basic example',
+      '',
+      'The module offers many tools. Here is a short script:',
+      '',
+      script,
+      '',
+      'Checking a trail takes a single call:',
+      '',
+      '```python',
+      'trail.check()',
+      '```',
+      '',
+      '## Retention',
+      '',
+      'Trails are kept for seven years.',
+      '',
+      '## Examples of reports',
+      '',
+      'A report of a month is printed like this:',
+      '',
+      '```python',
+      'audit.report(month=3)',
+      '```',
+    ].join('\n'));
+  });
+  after(() => own.stop());
+
+  test('"How do I …?" is shown the example of its page, announced by its own sentence, byte for byte, and both are cited', async () => {
+    const { json } = await chat('How do I keep track of who changed a ledger?');
+    assert.match(json.text, /^The `audit` module keeps track of every change made to a ledger: who made it and when\./, json.text);
+    assert.ok(json.text.includes(`Here is a short script [2]:\n\n${script}`), json.text);
+    assert.doesNotMatch(json.text, /audit\.report/, json.text);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit', 'https://acme.test/docs/audit#basic-example']);
+  });
+
+  test('a question that does not ask how is answered without it', async () => {
+    const { json } = await chat('What does the audit module keep?');
+    assert.match(json.text, /^The `audit` module keeps track of every change made to a ledger/, json.text);
+    assert.doesNotMatch(json.text, /```/, json.text);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit']);
+  });
+});
+
 describe('a reference page that opens with a name and its purpose', () => {
   let own: TestServer;
   before(async () => {
