@@ -22,7 +22,7 @@ const STOP_WORDS = new Set(
   able like make made hi hello thanks thank happen happens happened happening work works mean means possible
   exactly actually really still anyone someone somebody question vs versus
   ok okay easiest easy best simplest correct proper properly recommended good useful purpose pick prefer
-  another many much every better stand stands pls plz thx whats hows wheres whys
+  another others ones many much every better stand stands pls plz thx whats hows wheres whys
   inside within via onto upon toward towards among across
   sometimes sometime occasionally
   makes making wants wanted wanting needs needed needing getting goes going`

@@ -192,6 +192,11 @@ test('a stop word contracted ("don\'t", "isn\'t", "can\'t") asks no more than wr
   assert.equal(terms("O'Reilly").length, 1);
 });
 
+test('"the others", "the old ones" ask no more than "the other", "the old one": an answer need not say them', () => {
+  assert.deepEqual(askedAndTold('char vs varchar: is one faster than the others?').asked, askedAndTold('char vs varchar: is one faster than the other?').asked);
+  assert.deepEqual(terms('keep the new ones, drop the old ones'), terms('keep the new one, drop the old one'));
+});
+
 test('"e.g." and "i.e." are written with dots, like `os.path`, but name nothing to look up', () => {
   const question = 'how do I sort a list of dicts, e.g. by a key (i.e. by one field), like os.path does?';
   assert.deepEqual(namedApis(question), ['os.path']);
