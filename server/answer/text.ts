@@ -871,6 +871,12 @@ export function share(wanted: Set<string>, have: Set<string>): number {
 /** Heading words that name no topic ("Introduction", "Overview"): nobody asks about them, and they narrow nothing. */
 const GENERIC_HEADING_TERMS = new Set(['introduction', 'overview', 'description', 'basics', 'general', 'summary', 'details', 'usage'].map((word) => terms(word)[0]!));
 
+/** Whether a heading names no topic, only the part of a page it is ("Description", "Introduction", "Overview"). */
+export function namesNoTopic(heading: string): boolean {
+  const headingTerms = terms(heading);
+  return headingTerms.length > 0 && headingTerms.every((term) => GENERIC_HEADING_TERMS.has(term));
+}
+
 /**
  * How much of a section's heading names things nobody asked about: "Windows" under
  * "Installing" answers "how do I install?" only for Windows users.

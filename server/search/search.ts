@@ -546,11 +546,11 @@ const EXAMPLES_HEADING = /\bexamples?\b/i;
 const EXAMPLE_SECTIONS = 10;
 
 /**
- * The sections of examples that come after a section on its page and belong with it: under it (a page's opening has the
- * whole page under it), or beside it under the same heading ("Description" and "Examples" of a reference page), in the
- * page's order.
+ * The sections of examples that come after a section on its page and belong with it, in the page's order: under it (a
+ * page's opening has the whole page under it), or with `beside`, beside it under the same heading ("Description" and
+ * "Examples" of a reference page; not an API entry and the examples of another one).
  */
-export async function examplesAfter(db: Queryable, params: { organisationId: string; section: SectionHit }): Promise<SectionHit[]> {
+export async function examplesAfter(db: Queryable, params: { organisationId: string; section: SectionHit; beside: boolean }): Promise<SectionHit[]> {
   const { section } = params;
   const path = section.section ?? '';
   const rows = await db.query<SectionRow>(
@@ -564,7 +564,7 @@ export async function examplesAfter(db: Queryable, params: { organisationId: str
   const depth = (of: string) => (of === '' ? 0 : of.split(PATH_SEPARATOR).length);
   const parent = path.split(PATH_SEPARATOR).slice(0, -1).join(PATH_SEPARATOR);
   const under = (other: string) => depth(other) === depth(path) + 1 && (path === '' || other.startsWith(`${path}${PATH_SEPARATOR}`));
-  const beside = (other: string) => path !== '' && depth(other) === depth(path) && (parent === '' || other.startsWith(`${parent}${PATH_SEPARATOR}`));
+  const beside = (other: string) => params.beside && path !== '' && depth(other) === depth(path) && (parent === '' || other.startsWith(`${parent}${PATH_SEPARATOR}`));
   const belongs = (other: string) => EXAMPLES_HEADING.test(ownHeadingOf(other)) && (under(other) || beside(other));
   return rows.filter((row) => belongs(row.path)).map((row) => toHit(row, NOTHING_HIGHLIGHTED));
 }

@@ -2351,6 +2351,10 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
       '',
       'The `audit` module keeps track of every change made to a ledger: who made it and when. A trail can be checked at any time.',
       '',
+      '## audit.Trail.export(path)',
+      '',
+      'Writes the trail to a file at path, one change per line.',
+      '',
       '## Basic example',
       '',
       'The module offers many tools. Here is a short script:',
@@ -2384,6 +2388,13 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
     assert.ok(json.text.includes(`Here is a short script [2]:\n\n${script}`), json.text);
     assert.doesNotMatch(json.text, /audit\.report/, json.text);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit', 'https://acme.test/docs/audit#basic-example']);
+  });
+
+  test('an entry of the page is not shown the examples beside it, which show other things', async () => {
+    const { json } = await chat('How do I write an audit trail to a file?');
+    assert.match(json.text, /^`audit\.Trail\.export\(path\)`: Writes the trail to a file at path, one change per line/, json.text);
+    assert.doesNotMatch(json.text, /```/, json.text);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit#audittrailexportpath']);
   });
 
   test('a question that does not ask how is answered without it', async () => {
