@@ -15,7 +15,7 @@
  */
 import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, calls, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -510,7 +510,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const shownFor = description && described ? description : first.passage;
   const examples = passages[shownFor.rank + 1];
   if (asksHow && !lead.example && examples?.section.showsExample) {
-    const shown = announcedExampleOf(examples, questionTerms);
+    const shown = announcedExampleOf(examples, questionTerms, apiEntry(shownFor.section)?.name.split('.').at(-1));
     if (shown) quoted.splice(quoted.findIndex((part) => part.passage === shownFor) + 1, 0, shown);
   }
 
@@ -778,16 +778,16 @@ function apiEntry(section: GroundingSection): { name: string; label: string } | 
 /**
  * Of a passage of examples, the one sharing most of the question's terms (the first on a tie), in the code or in the
  * sentence announcing it ("Here is a short script to test three string methods:"), quoted with that sentence; only an
- * example so announced, which says what it shows.
+ * example so announced, which says what it shows. One calling the entry quoted before it (`calling`) comes first.
  */
-function announcedExampleOf(passage: Passage, wanted: string[]): Quote | undefined {
+function announcedExampleOf(passage: Passage, wanted: string[], calling?: string): Quote | undefined {
   let best: { lead: string; example: string; shared: number } | undefined;
   for (const [index, block] of passage.blocks.entries()) {
     const before = passage.blocks[index - 1];
     const lead = before?.kind === 'prose' ? before.sentences.at(-1) : undefined;
     if (block.kind !== 'code' || !lead || !/:$/.test(lead) || wordCount(lead) > ANNOUNCING_WORDS) continue;
     const have = new Set([...pageTerms(block.markdown.replace(/_/g, ' ')), ...pageTerms(plainInline(lead))]);
-    const shared = wanted.filter((term) => have.has(term)).length;
+    const shared = wanted.filter((term) => have.has(term)).length + (calling && calls(block.markdown, calling) ? wanted.length + 1 : 0);
     if (!best || shared > best.shared) best = { lead, example: block.markdown, shared };
   }
   return best && quoteOf(passage, best.lead, best.example);

@@ -32,7 +32,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
-import { headingAsksAs, inPagesWords, namesNoTopic, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
+import { headingAsksAs, inPagesWords, namesNoTopic, calls, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -388,19 +388,27 @@ const SHOWS_CODE = /^\s*(?:`{3,}|~{3,})/m;
 
 /**
  * The sections with the example of the first one's page right after it (its description's, when it is a reference page's
- * opening line), when it shows neither code nor steps: the first section of examples under it, or beside a description,
- * that shows code (examplesAfter), marked as showing it.
+ * opening line), when it shows neither code nor steps: the first section of examples under it, beside a description, or
+ * after an API entry and calling it, that shows code (examplesAfter), marked as showing it.
  */
 async function withExample(db: Queryable, organisationId: string, sections: RetrievedSection[], limit: number): Promise<RetrievedSection[]> {
   const at = sections[1]?.describesOpening ? 1 : 0;
   const shown = sections[at];
   if (!shown || SHOWS.test(shown.markdown)) return sections;
-  // Beside it only when its heading says which part of the page it is ("Description"), not what it is about.
-  const examples = await withMarkdown(db, await examplesAfter(db, { organisationId, section: shown, beside: namesNoTopic(ownHeading(shown.section)) }));
-  const example = examples.find((section) => SHOWS_CODE.test(section.markdown));
+  // Beside it when its heading says which part of the page it is ("Description"), not what it is about; anywhere after an
+  // API entry (`tempfile.TemporaryDirectory(…)`), when they call it.
+  const called = calledEntry(shown.section);
+  const belonging = called ? 'page' : namesNoTopic(ownHeading(shown.section)) ? 'beside' : 'under';
+  const examples = await withMarkdown(db, await examplesAfter(db, { organisationId, section: shown, belonging }));
+  const example = examples.find((section) => SHOWS_CODE.test(section.markdown) && (!called || calls(section.markdown, called)));
   if (!example) return sections;
   const others = sections.filter((section) => section.id !== example.id);
   return [...others.slice(0, at + 1), { ...example, showsExample: true }, ...others.slice(at + 1)].slice(0, limit);
+}
+
+/** The name an API entry's heading gives what it documents, when it is called: "TemporaryDirectory" for `class tempfile.TemporaryDirectory(suffix=None, …)`. */
+function calledEntry(path: string | undefined): string | undefined {
+  return /^(?:class |exception |@)?(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\(/.exec(ownHeading(path, { withParameters: true }).trim())?.[1];
 }
 
 /** How many pages use each of some words (those some page uses): `vocabularyPages`, each word read once however often asked. */

@@ -5,6 +5,7 @@
  * "install". Scripts written without spaces (Chinese, Japanese, Thai) become overlapping
  * character pairs, which is how they can be compared at all without a dictionary.
  */
+import { escapeRegExp } from '../search/snippet.js';
 import { entryHeading } from '../search/search.js';
 import { PATH_SEPARATOR } from '../search/sections.js';
 import { ASKING_AFTER_WHERE, keywordsIn, KEYWORDS_ALONE, markStopWordCalls, stopWordCalls, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
@@ -870,6 +871,11 @@ export function share(wanted: Set<string>, have: Set<string>): number {
 
 /** Heading words that name no topic ("Introduction", "Overview"): nobody asks about them, and they narrow nothing. */
 const GENERIC_HEADING_TERMS = new Set(['introduction', 'overview', 'description', 'basics', 'general', 'summary', 'details', 'usage'].map((word) => terms(word)[0]!));
+
+/** Whether a text calls a name: `TemporaryDirectory(`, `tempfile.TemporaryDirectory(`. */
+export function calls(text: string, name: string): boolean {
+  return new RegExp(`(?<![\\w])${escapeRegExp(name)}\\(`).test(text);
+}
 
 /** Whether a heading names no topic, only the part of a page it is ("Description", "Introduction", "Overview"). */
 export function namesNoTopic(heading: string): boolean {

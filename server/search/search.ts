@@ -546,11 +546,12 @@ const EXAMPLES_HEADING = /\bexamples?\b/i;
 const EXAMPLE_SECTIONS = 10;
 
 /**
- * The sections of examples that come after a section on its page and belong with it, in the page's order: under it (a
- * page's opening has the whole page under it), or with `beside`, beside it under the same heading ("Description" and
- * "Examples" of a reference page; not an API entry and the examples of another one).
+ * The sections of examples that come after a section on its page, in the page's order: those under it (a page's opening
+ * has the whole page under it); with `beside`, also those beside it under the same heading ("Description" and
+ * "Examples" of a reference page); with `page`, any after it on the page (an API entry's, which the caller keeps when
+ * they call it).
  */
-export async function examplesAfter(db: Queryable, params: { organisationId: string; section: SectionHit; beside: boolean }): Promise<SectionHit[]> {
+export async function examplesAfter(db: Queryable, params: { organisationId: string; section: SectionHit; belonging: 'under' | 'beside' | 'page' }): Promise<SectionHit[]> {
   const { section } = params;
   const path = section.section ?? '';
   const rows = await db.query<SectionRow>(
@@ -564,8 +565,8 @@ export async function examplesAfter(db: Queryable, params: { organisationId: str
   const depth = (of: string) => (of === '' ? 0 : of.split(PATH_SEPARATOR).length);
   const parent = path.split(PATH_SEPARATOR).slice(0, -1).join(PATH_SEPARATOR);
   const under = (other: string) => depth(other) === depth(path) + 1 && (path === '' || other.startsWith(`${path}${PATH_SEPARATOR}`));
-  const beside = (other: string) => params.beside && path !== '' && depth(other) === depth(path) && (parent === '' || other.startsWith(`${parent}${PATH_SEPARATOR}`));
-  const belongs = (other: string) => EXAMPLES_HEADING.test(ownHeadingOf(other)) && (under(other) || beside(other));
+  const beside = (other: string) => params.belonging === 'beside' && path !== '' && depth(other) === depth(path) && (parent === '' || other.startsWith(`${parent}${PATH_SEPARATOR}`));
+  const belongs = (other: string) => EXAMPLES_HEADING.test(ownHeadingOf(other)) && (params.belonging === 'page' || under(other) || beside(other));
   return rows.filter((row) => belongs(row.path)).map((row) => toHit(row, NOTHING_HIGHLIGHTED));
 }
 

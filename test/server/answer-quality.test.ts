@@ -2355,6 +2355,10 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
       '',
       'Writes the trail to a file at path, one change per line.',
       '',
+      '## audit.report(month)',
+      '',
+      'Prints the report of a month to the terminal.',
+      '',
       '## Basic example',
       '',
       'The module offers many tools. Here is a short script:',
@@ -2373,7 +2377,7 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
       '',
       '## Examples of reports',
       '',
-      'A report of a month is printed like this:',
+      'The third one, for instance:',
       '',
       '```python',
       'audit.report(month=3)',
@@ -2390,11 +2394,18 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit', 'https://acme.test/docs/audit#basic-example']);
   });
 
-  test('an entry of the page is not shown the examples beside it, which show other things', async () => {
+  test('an entry is not shown the examples of its page that do not call it', async () => {
     const { json } = await chat('How do I write an audit trail to a file?');
     assert.match(json.text, /^`audit\.Trail\.export\(path\)`: Writes the trail to a file at path, one change per line/, json.text);
     assert.doesNotMatch(json.text, /```/, json.text);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit#audittrailexportpath']);
+  });
+
+  test('an entry is shown an example of its page that calls it', async () => {
+    const { json } = await chat('How do I print the report of a month?');
+    assert.match(json.text, /^`audit\.report\(month\)`: Prints the report of a month to the terminal \[1\]\./, json.text);
+    assert.ok(json.text.includes('The third one, for instance [2]:\n\n```python\naudit.report(month=3)\n```'), json.text);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit#auditreportmonth', 'https://acme.test/docs/audit#examples-of-reports']);
   });
 
   test('a question that does not ask how is answered without it', async () => {
