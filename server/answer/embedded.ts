@@ -617,17 +617,21 @@ function withLeaning(unit: Unit): string {
  * OPENING_WORDS; not a sentence announcing an example ("use this idiom:"), which is not quoted here.
  */
 function openingSentences(passage: Passage, units: Unit[], before = Infinity): string | undefined {
-  const own = units.filter((unit) => unit.passage === passage);
-  const opening = own.find((unit) => unit.position === 0);
+  // Not an aside to some readers ("(If you are already familiar with the basic concepts of testing, you might want to skip to the list of assert methods.)").
+  const own = units.filter((unit) => unit.passage === passage && !ASIDE.test(unit.text));
+  const opening = own[0];
   if (!opening || opening.block >= before || !isProse(opening) || opening.words > OPENING_WORDS) return undefined;
   let text = opening.text;
   const end = passage.blocks.findIndex((block) => block.kind !== 'prose');
-  for (const next of own.filter((unit) => unit.position > 0)) {
+  for (const next of own.slice(1)) {
     if (next.block >= before || (end !== -1 && next.block >= end) || wordCount(text) + next.words > OPENING_WORDS || !ENDS_SENTENCE.test(next.text)) break;
     text = `${text} ${next.text}`;
   }
   return ENDS_SENTENCE.test(text) ? text : undefined;
 }
+
+/** A sentence wholly in parentheses: an aside. */
+const ASIDE = /^\((?:[^()]|\([^()]*\))*\)$/;
 
 /** The most words of a passage's opening put before the sentence that answers. */
 const OPENING_WORDS = 40;

@@ -2344,12 +2344,14 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
   const script = ['```python', 'import audit', '', 'trail = audit.Trail("ledger")', 'trail.record("amount", 10)', '```'].join('\n');
   before(async () => {
     own = await startTestServer({ fixture: answerFixture(100) });
-    // As a module's page is written (Sphinx): an opening that says what it is for, then a section of examples that shows
-    // how, each announced by a sentence; a later section headed by examples shows something else.
+    // As a module's page is written (Sphinx): an opening that says what it is for after an aside to some readers, then a
+    // section of examples that shows how, each announced by a sentence; a later section headed by examples shows something else.
     await pushPage(own, 'audit', 'audit — Audit trails', [
       '# audit — Audit trails',
       '',
-      'The `audit` module keeps track of every change made to a ledger: who made it and when. A trail can be checked at any time.',
+      '(If you know trails well, you might want to skip to the examples.) The `audit` module keeps track of every change made to a ledger: who made it and when.',
+      '',
+      'A trail can be checked at any time with a single call.',
       '',
       '## audit.Trail.export(path)',
       '',
@@ -2388,10 +2390,16 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
 
   test('"How do I …?" is shown the example of its page, announced by its own sentence, byte for byte, and both are cited', async () => {
     const { json } = await chat('How do I keep track of who changed a ledger?');
-    assert.match(json.text, /^The `audit` module keeps track of every change made to a ledger: who made it and when\./, json.text);
+    assert.match(json.text, /^The `audit` module keeps track of every change made to a ledger: who made it and when \[1\]\./, json.text);
     assert.ok(json.text.includes(`Here is a short script [2]:\n\n${script}`), json.text);
     assert.doesNotMatch(json.text, /audit\.report/, json.text);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit', 'https://acme.test/docs/audit#basic-example']);
+  });
+
+  test('what the page opens with goes first, without the aside to some readers before it, and the example that shares most with the question follows', async () => {
+    const { json } = await chat('How do I check a trail?');
+    assert.match(json.text, /^The `audit` module keeps track of every change made to a ledger: who made it and when\. A trail can be checked at any time with a single call \[1\]\./, json.text);
+    assert.ok(json.text.includes('Checking a trail takes a single call [2]:\n\n```python\ntrail.check()\n```'), json.text);
   });
 
   test('an entry is not shown the examples of its page that do not call it', async () => {
@@ -2408,7 +2416,7 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit#auditreportmonth', 'https://acme.test/docs/audit#examples-of-reports']);
   });
 
-  test('a question that does not ask how is answered without it', async () => {
+  test('a question that does not ask how is answered without it, and without the aside the page opens with', async () => {
     const { json } = await chat('What does the audit module keep?');
     assert.match(json.text, /^The `audit` module keeps track of every change made to a ledger/, json.text);
     assert.doesNotMatch(json.text, /```/, json.text);
