@@ -15,7 +15,7 @@
  */
 import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, calls, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -408,7 +408,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   // "staticmethod vs classmethod", "pg_dump vs pg_dumpall": each thing compared is told by the opening of its own entry
   // (retrieval puts them first), in the question's order, when the entries together cover the question.
   const comparedQuotes = passages.filter((passage) => passage.section.compares).flatMap((passage) => {
-    const opening = units.find((unit) => unit.passage === passage && unit.position === 0);
+    const opening = openingUnit(passage, units);
     const text = openingSentences(passage, units) ?? (opening && NAME_AND_PURPOSE.test(opening.text) ? opening.text : undefined);
     return text ? [quoteOf(passage, text)] : [];
   });
@@ -428,7 +428,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   // A passage headed by what is asked opens by saying what that is ("Transform a method into a class
   // method"): its opening sentences go before a later one that answers, when they are short.
   const openingOf = (unit: Unit): string | undefined => {
-    const opening = units.find((other) => other.passage === unit.passage && other.position === 0);
+    const opening = openingUnit(unit.passage, units);
     if (!opening || SIGNPOST.test(opening.text) || VERSION_NOTE.test(opening.text)) return undefined;
     if (weightOf(questionTerms, (term) => unit.passage.ownHeadingTerms.has(term)) < OPENING_ABOUT) return undefined;
     // Before the answering sentence's own paragraph, which is quoted in context.
@@ -509,8 +509,8 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   // page that retrieval puts right after it, or after its description: what announces it, then the example.
   const shownFor = description && described ? description : first.passage;
   const examples = passages[shownFor.rank + 1];
-  if (asksHow && !lead.example && examples?.section.showsExample) {
-    const shown = announcedExampleOf(examples, questionTerms, apiEntry(shownFor.section)?.name.split('.').at(-1));
+  if (!lead.example && examples?.section.showsExample && !quoted.some((part) => part.passage === examples)) {
+    const shown = announcedExampleOf(examples, questionTerms, calledEntry(ownHeading(shownFor.section.section, { withParameters: true })));
     if (shown) quoted.splice(quoted.findIndex((part) => part.passage === shownFor) + 1, 0, shown);
   }
 
@@ -617,13 +617,11 @@ function withLeaning(unit: Unit): string {
  * OPENING_WORDS; not a sentence announcing an example ("use this idiom:"), which is not quoted here.
  */
 function openingSentences(passage: Passage, units: Unit[], before = Infinity): string | undefined {
-  // Not an aside to some readers ("(If you are already familiar with the basic concepts of testing, you might want to skip to the list of assert methods.)").
-  const own = units.filter((unit) => unit.passage === passage && !ASIDE.test(unit.text));
-  const opening = own[0];
+  const opening = openingUnit(passage, units);
   if (!opening || opening.block >= before || !isProse(opening) || opening.words > OPENING_WORDS) return undefined;
   let text = opening.text;
   const end = passage.blocks.findIndex((block) => block.kind !== 'prose');
-  for (const next of own.slice(1)) {
+  for (const next of units.filter((unit) => unit.passage === passage && unit.position > opening.position)) {
     if (next.block >= before || (end !== -1 && next.block >= end) || wordCount(text) + next.words > OPENING_WORDS || !ENDS_SENTENCE.test(next.text)) break;
     text = `${text} ${next.text}`;
   }
@@ -632,6 +630,15 @@ function openingSentences(passage: Passage, units: Unit[], before = Infinity): s
 
 /** A sentence wholly in parentheses: an aside. */
 const ASIDE = /^\((?:[^()]|\([^()]*\))*\)$/;
+
+/**
+ * The unit a passage opens with: its first, or the one after it when that is an aside to some readers ("(If you are
+ * already familiar with the basic concepts of testing, you might want to skip to the list of assert methods.)").
+ */
+function openingUnit(passage: Passage, units: Unit[]): Unit | undefined {
+  const [first, second] = units.filter((unit) => unit.passage === passage);
+  return first && ASIDE.test(first.text) ? second : first;
+}
 
 /** The most words of a passage's opening put before the sentence that answers. */
 const OPENING_WORDS = 40;
@@ -672,7 +679,7 @@ function quote(
     if (code?.kind === 'code') {
       example = code.markdown;
       // A short paragraph between them that announces it ("There is a socket flag to set, in order to prevent this:") goes with it.
-      const announcing = code === blocks[unit.block + 2] && next?.kind === 'prose' && /:$/.test(next.text.trim()) && wordCount(next.text) >= 4 && wordCount(next.text) <= ANNOUNCING_WORDS;
+      const announcing = code === blocks[unit.block + 2] && next?.kind === 'prose' && announcesExample(next.text);
       if (announcing && !/:$/.test(lead)) lead = `${lead} ${cleanInline(next.text)}`;
       // Else a pasted error is shown by the example that shows it, before the sentence explaining it, not by a later one,
       // unless the sentence leads to that one ("To prevent this, set the reuse flag:") or gives the fix, whose example it is.
@@ -780,21 +787,29 @@ function apiEntry(section: GroundingSection): { name: string; label: string } | 
 }
 
 /**
- * Of a passage of examples, the one sharing most of the question's terms (the first on a tie), in the code or in the
- * sentence announcing it ("Here is a short script to test three string methods:"), quoted with that sentence; only an
- * example so announced, which says what it shows. One calling the entry quoted before it (`calling`) comes first.
+ * Of a passage of examples, the one announced by a sentence of its own ("Here is a short script to test three string
+ * methods:") that shares most of the question's terms (the first on a tie), in its code or that sentence, quoted with the
+ * sentence; with `calling`, only one whose code calls that entry.
  */
 function announcedExampleOf(passage: Passage, wanted: string[], calling?: string): Quote | undefined {
   let best: { lead: string; example: string; shared: number } | undefined;
   for (const [index, block] of passage.blocks.entries()) {
     const before = passage.blocks[index - 1];
     const lead = before?.kind === 'prose' ? before.sentences.at(-1) : undefined;
-    if (block.kind !== 'code' || !lead || !/:$/.test(lead) || wordCount(lead) > ANNOUNCING_WORDS) continue;
-    const have = new Set([...pageTerms(block.markdown.replace(/_/g, ' ')), ...pageTerms(plainInline(lead))]);
-    const shared = wanted.filter((term) => have.has(term)).length + (calling && calls(block.markdown, calling) ? wanted.length + 1 : 0);
+    if (block.kind !== 'code' || !lead || !announcesExample(lead) || (calling && !calls(block.markdown, calling))) continue;
+    const shared = sharedWith(block.markdown, wanted, pageTerms(plainInline(lead)));
     if (!best || shared > best.shared) best = { lead, example: block.markdown, shared };
   }
   return best && quoteOf(passage, best.lead, best.example);
+}
+
+/** A short paragraph or sentence announcing the example after it ("There is a socket flag to set, in order to prevent this:"), not a bare "Output:". */
+const announcesExample = (text: string) => /:$/.test(text.trim()) && wordCount(text) >= 4 && wordCount(text) <= ANNOUNCING_WORDS;
+
+/** How many of the question's terms a code block holds (its names' parts as words too), or it and some more terms. */
+function sharedWith(code: string, wanted: string[], more: string[] = []): number {
+  const have = new Set([...pageTerms(code.replace(/_/g, ' ')), ...more]);
+  return wanted.filter((term) => have.has(term)).length;
 }
 
 /** The code block of a passage holding most of the question's terms (the first one on a tie), if any. */
@@ -802,8 +817,7 @@ function bestExample(blocks: Block[], wanted: string[]): string | undefined {
   let best: { markdown: string; shared: number } | undefined;
   for (const block of blocks) {
     if (block.kind !== 'code') continue;
-    const have = new Set(pageTerms(block.markdown.replace(/_/g, ' ')));
-    const shared = wanted.filter((term) => have.has(term)).length;
+    const shared = sharedWith(block.markdown, wanted);
     if (!best || shared > best.shared) best = { markdown: block.markdown, shared };
   }
   return best?.markdown;

@@ -20,8 +20,8 @@
  * headed by C declarations) when the question does not speak of C, and sections sharing no term
  * with the question or the conversation are dropped. Things a question compares ("staticmethod vs
  * classmethod") are each told by their own entry, first and in the question's order (entriesCompared). "How do I …?"
- * answered by a passage that shows neither code nor steps (a module's opening) is followed by the examples of its page
- * that belong with it (withExample).
+ * answered by a passage that shows neither code nor steps (a module's opening) is followed by the section of examples of
+ * its page that belongs with it (withExample).
  */
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
@@ -32,7 +32,7 @@ import { plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
-import { headingAsksAs, inPagesWords, namesNoTopic, calls, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
+import { headingAsksAs, inPagesWords, namesNoTopic, calls, calledEntry, HOW_TO_ASKED, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -376,40 +376,40 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   const unused = await wordsNeverUsed(db, input, { text: input.question, words: contentWords, misspelt: first.misspelt, vocabulary });
   const chosen = unused.length > 0 ? firstHolding(ranked, unused, limit) : ranked.slice(0, limit);
   // "How do I write a unit test?" may be answered by a passage that shows nothing, a page's opening: the page's example
-  // ("Basic example") shows how, and follows it.
-  const sections = asksHow ? await withExample(db, input.organisationId, chosen, limit) : chosen;
+  // ("Basic example") shows how, and follows it, one passage more. Not among search hits (`snippets`): nobody searched for it.
+  const sections = HOW_TO_ASKED.test(input.question) && !input.snippets ? await withExample(db, input.organisationId, chosen) : chosen;
   return { sections, question: await asWrittenIn(vocabulary, question, contentWords, sections[0]) };
 }
 
 /** Markdown that shows code or numbered steps. */
 const SHOWS = /^\s*(?:`{3,}|~{3,}|\d+[.)]\s)/m;
-/** Markdown that shows code. */
-const SHOWS_CODE = /^\s*(?:`{3,}|~{3,})/m;
 
 /**
  * The sections with the example of the first one's page right after it (its description's, when it is a reference page's
- * opening line), when it shows neither code nor steps: the first section of examples under it, beside a description, or
- * after an API entry and calling it, that shows code (examplesAfter), marked as showing it.
+ * opening line), when it shows neither code nor steps: the first section headed by examples that belongs with it and shows
+ * code (examplesAfter), marked as showing it: under it, beside a description, or after an API entry and calling it in its
+ * code.
  */
-async function withExample(db: Queryable, organisationId: string, sections: RetrievedSection[], limit: number): Promise<RetrievedSection[]> {
+async function withExample(db: Queryable, organisationId: string, sections: RetrievedSection[]): Promise<RetrievedSection[]> {
   const at = sections[1]?.describesOpening ? 1 : 0;
   const shown = sections[at];
   if (!shown || SHOWS.test(shown.markdown)) return sections;
   // Beside it when its heading says which part of the page it is ("Description"), not what it is about; anywhere after an
   // API entry (`tempfile.TemporaryDirectory(…)`), when they call it.
-  const called = calledEntry(shown.section);
+  const called = calledEntry(ownHeading(shown.section, { withParameters: true }));
   const belonging = called ? 'page' : namesNoTopic(ownHeading(shown.section)) ? 'beside' : 'under';
   const examples = await withMarkdown(db, await examplesAfter(db, { organisationId, section: shown, belonging }));
-  const example = examples.find((section) => SHOWS_CODE.test(section.markdown) && (!called || calls(section.markdown, called)));
+  const example = examples.find((section) => {
+    const code = section.markdown.match(FENCED) ?? [];
+    return code.length > 0 && (!called || code.some((block) => calls(block, called)));
+  });
   if (!example) return sections;
   const others = sections.filter((section) => section.id !== example.id);
-  return [...others.slice(0, at + 1), { ...example, showsExample: true }, ...others.slice(at + 1)].slice(0, limit);
+  return [...others.slice(0, at + 1), { ...example, showsExample: true }, ...others.slice(at + 1)];
 }
 
-/** The name an API entry's heading gives what it documents, when it is called: "TemporaryDirectory" for `class tempfile.TemporaryDirectory(suffix=None, …)`. */
-function calledEntry(path: string | undefined): string | undefined {
-  return /^(?:class |exception |@)?(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\(/.exec(ownHeading(path, { withParameters: true }).trim())?.[1];
-}
+/** A fenced code block of markdown. */
+const FENCED = /^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm;
 
 /** How many pages use each of some words (those some page uses): `vocabularyPages`, each word read once however often asked. */
 type Vocabulary = (words: string[]) => Promise<Map<string, number>>;

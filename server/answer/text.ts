@@ -382,6 +382,9 @@ export function onlyNamesPurpose(text: string): boolean {
 /** "How do I …?", "How can I …?": asks to be shown. */
 export const HOW_ASKED = /^\s*how\b/i;
 
+/** "How do I …?", "How can we …?", "How to …?": asks how to do something, not "How does … work?" nor "How many …?". */
+export const HOW_TO_ASKED = /^\s*how\s+(?:to|(?:do|can|could|should|would|might)\s+(?:i|you|we|one)|do\s+i\s+get\s+to)\b/i;
+
 /** "What is …?", "What does … do?", "What are …?" ("whats …", typed fast): asks for a definition. */
 export const DEFINITION_ASKED = /^\s*(?:what(?:['’]?s| is| are| does| do)\b|define\b|meaning of\b)/i;
 
@@ -872,9 +875,14 @@ export function share(wanted: Set<string>, have: Set<string>): number {
 /** Heading words that name no topic ("Introduction", "Overview"): nobody asks about them, and they narrow nothing. */
 const GENERIC_HEADING_TERMS = new Set(['introduction', 'overview', 'description', 'basics', 'general', 'summary', 'details', 'usage'].map((word) => terms(word)[0]!));
 
-/** Whether a text calls a name: `TemporaryDirectory(`, `tempfile.TemporaryDirectory(`. */
-export function calls(text: string, name: string): boolean {
-  return new RegExp(`(?<![\\w])${escapeRegExp(name)}\\(`).test(text);
+/** Whether code calls a name: `TemporaryDirectory(`, `tempfile.TemporaryDirectory(`. */
+export function calls(code: string, name: string): boolean {
+  return new RegExp(`(?<![\\w])${escapeRegExp(name)}\\(`).test(code);
+}
+
+/** The name an API entry's heading gives what it documents, when it is called: "TemporaryDirectory" for `class tempfile.TemporaryDirectory(suffix=None, …)`. */
+export function calledEntry(heading: string): string | undefined {
+  return /^(?:class |exception |@)?(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\(/.exec(heading.trim())?.[1];
 }
 
 /** Whether a heading names no topic, only the part of a page it is ("Description", "Introduction", "Overview"). */

@@ -540,33 +540,31 @@ export async function sectionsAfterOpening(db: Queryable, params: { organisation
   return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
 }
 
-/** A heading of examples: "Examples", "Basic example", "Example: a resource limit". */
-const EXAMPLES_HEADING = /\bexamples?\b/i;
-/** The most sections headed by examples looked at after a section. */
+/** The most sections headed by examples ("Examples", "Basic example", "Example: a resource limit") looked at after a section. */
 const EXAMPLE_SECTIONS = 10;
 
 /**
- * The sections of examples that come after a section on its page, in the page's order: those under it (a page's opening
- * has the whole page under it); with `beside`, also those beside it under the same heading ("Description" and
- * "Examples" of a reference page); with `page`, any after it on the page (an API entry's, which the caller keeps when
- * they call it).
+ * The sections headed by examples that come after a section on its page, in the page's order: its own subsections (a
+ * page's opening: the page's top-level sections); with `beside`, also the sections beside it under the same heading
+ * ("Description" and "Examples" of a reference page); with `page`, any after it on the page (an API entry's, which the
+ * caller keeps when they call it).
  */
 export async function examplesAfter(db: Queryable, params: { organisationId: string; section: SectionHit; belonging: 'under' | 'beside' | 'page' }): Promise<SectionHit[]> {
   const { section } = params;
   const path = section.section ?? '';
   const rows = await db.query<SectionRow>(
     `${SECTIONS_WITH_TEXT}
-      WHERE s.organisation_id = $1 AND s.page_id = $2 AND s.path ~* $3
+      WHERE s.organisation_id = $1 AND s.page_id = $2 AND regexp_replace(s.path, $6, '') ~* $3
         AND s.position > (SELECT position FROM search_sections WHERE id = $4)
       ORDER BY s.position
       LIMIT $5`,
-    [params.organisationId, section.pageId, '\\mexamples?\\M', section.id, EXAMPLE_SECTIONS],
+    [params.organisationId, section.pageId, '\\mexamples?\\M', section.id, EXAMPLE_SECTIONS, `^.*${PATH_SEPARATOR}`],
   );
   const depth = (of: string) => (of === '' ? 0 : of.split(PATH_SEPARATOR).length);
   const parent = path.split(PATH_SEPARATOR).slice(0, -1).join(PATH_SEPARATOR);
   const under = (other: string) => depth(other) === depth(path) + 1 && (path === '' || other.startsWith(`${path}${PATH_SEPARATOR}`));
   const beside = (other: string) => params.belonging === 'beside' && path !== '' && depth(other) === depth(path) && (parent === '' || other.startsWith(`${parent}${PATH_SEPARATOR}`));
-  const belongs = (other: string) => EXAMPLES_HEADING.test(ownHeadingOf(other)) && (params.belonging === 'page' || under(other) || beside(other));
+  const belongs = (other: string) => params.belonging === 'page' || under(other) || beside(other);
   return rows.filter((row) => belongs(row.path)).map((row) => toHit(row, NOTHING_HIGHLIGHTED));
 }
 

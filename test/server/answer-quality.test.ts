@@ -2379,6 +2379,12 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
       '',
       '## Examples of reports',
       '',
+      'To keep a month on file instead:',
+      '',
+      '```python',
+      'audit.save(month=3, printed=True)',
+      '```',
+      '',
       'The third one, for instance:',
       '',
       '```python',
@@ -2409,14 +2415,17 @@ describe('a how-to answered by a passage that shows nothing of its own', () => {
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit#audittrailexportpath']);
   });
 
-  test('an entry is shown an example of its page that calls it', async () => {
+  test('an entry is shown an example of its page that calls it, before one that shares more words with the question but does not', async () => {
     const { json } = await chat('How do I print the report of a month?');
     assert.match(json.text, /^`audit\.report\(month\)`: Prints the report of a month to the terminal \[1\]\./, json.text);
     assert.ok(json.text.includes('The third one, for instance [2]:\n\n```python\naudit.report(month=3)\n```'), json.text);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/audit#auditreportmonth', 'https://acme.test/docs/audit#examples-of-reports']);
   });
 
-  test('a question that does not ask how is answered without it, and without the aside the page opens with', async () => {
+  test('a question that does not ask how to do something is answered without it', async () => {
+    const how = await chat('How does the audit module keep track of changes?');
+    assert.match(how.json.text, /^The `audit` module keeps track of every change made to a ledger/, how.json.text);
+    assert.doesNotMatch(how.json.text, /```/, how.json.text);
     const { json } = await chat('What does the audit module keep?');
     assert.match(json.text, /^The `audit` module keeps track of every change made to a ledger/, json.text);
     assert.doesNotMatch(json.text, /```/, json.text);
@@ -2455,6 +2464,14 @@ describe('a reference page that opens with a name and its purpose', () => {
       '## Notes',
       '',
       'reconcile can also be run from the ledger screen.',
+      '',
+      '## Examples',
+      '',
+      'To see what would be paired in the March ledger first:',
+      '',
+      '```',
+      'reconcile --dry-run march.ledger',
+      '```',
     ].join('\n'));
     for (const [slug, text] of [['month-end', 'Run reconcile before you close the month.'], ['audits', 'Auditors ask when reconcile last ran.'], ['imports', 'An import is followed by reconcile.']])
       await addPage(slug, slug.replace('-', ' '), `# ${slug}\n\n## Reconcile\n\n${text}`);
@@ -2466,6 +2483,13 @@ describe('a reference page that opens with a name and its purpose', () => {
     assert.match(json.text, /^reconcile — match payments to their invoices \[1\]/, json.text);
     assert.match(json.text, /`reconcile` pairs every payment of a ledger with the invoice it settles\. Payments it cannot pair are listed for review, and nothing is booked until you confirm them \[2\]/, json.text);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/reconcile', 'https://acme.test/docs/reconcile#description']);
+  });
+
+  test('"How do I …?" answered by the description, which shows nothing, is shown the first example of the page after it', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I reconcile payments with their invoices?' } });
+    assert.match(json.text, /^`reconcile` pairs every payment of a ledger with the invoice it settles\./, json.text);
+    assert.ok(json.text.includes('To see what would be paired in the March ledger first [2]:\n\n```\nreconcile --dry-run march.ledger\n```'), json.text);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/reconcile#description', 'https://acme.test/docs/reconcile#examples']);
   });
 });
 
