@@ -510,7 +510,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const shownFor = description && described ? description : first.passage;
   const examples = passages[shownFor.rank + 1];
   if (!lead.example && examples?.section.showsExample && !quoted.some((part) => part.passage === examples)) {
-    const shown = announcedExampleOf(examples, questionTerms, calledEntry(ownHeading(shownFor.section.section, { withParameters: true })));
+    const shown = announcedExampleOf(examples, questionTerms, calledEntry(shownFor.section.section));
     if (shown) quoted.splice(quoted.findIndex((part) => part.passage === shownFor) + 1, 0, shown);
   }
 

@@ -28,7 +28,7 @@ import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
 import { completesWord, pageHeadings, publicHits, searchHeadingWords, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionPieces, sectionsAfterOpening, examplesAfter, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
-import { plainInline } from '../content/markdown.js';
+import { fencedBlocks, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
@@ -396,20 +396,17 @@ async function withExample(db: Queryable, organisationId: string, sections: Retr
   if (!shown || SHOWS.test(shown.markdown)) return sections;
   // Beside it when its heading says which part of the page it is ("Description"), not what it is about; anywhere after an
   // API entry (`tempfile.TemporaryDirectory(…)`), when they call it.
-  const called = calledEntry(ownHeading(shown.section, { withParameters: true }));
+  const called = calledEntry(shown.section);
   const belonging = called ? 'page' : namesNoTopic(ownHeading(shown.section)) ? 'beside' : 'under';
   const examples = await withMarkdown(db, await examplesAfter(db, { organisationId, section: shown, belonging }));
   const example = examples.find((section) => {
-    const code = section.markdown.match(FENCED) ?? [];
+    const code = fencedBlocks(section.markdown);
     return code.length > 0 && (!called || code.some((block) => calls(block, called)));
   });
   if (!example) return sections;
   const others = sections.filter((section) => section.id !== example.id);
   return [...others.slice(0, at + 1), { ...example, showsExample: true }, ...others.slice(at + 1)];
 }
-
-/** A fenced code block of markdown. */
-const FENCED = /^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm;
 
 /** How many pages use each of some words (those some page uses): `vocabularyPages`, each word read once however often asked. */
 type Vocabulary = (words: string[]) => Promise<Map<string, number>>;

@@ -880,9 +880,9 @@ export function calls(code: string, name: string): boolean {
   return new RegExp(`(?<![\\w])${escapeRegExp(name)}\\(`).test(code);
 }
 
-/** The name an API entry's heading gives what it documents, when it is called: "TemporaryDirectory" for `class tempfile.TemporaryDirectory(suffix=None, …)`. */
-export function calledEntry(heading: string): string | undefined {
-  return /^(?:class |exception |@)?(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\(/.exec(heading.trim())?.[1];
+/** The name a section's heading, an API entry's, gives what it documents, when it is called: "TemporaryDirectory" for `class tempfile.TemporaryDirectory(suffix=None, …)`. */
+export function calledEntry(path: string | undefined): string | undefined {
+  return /^(?:class |exception |@)?(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\(/.exec(ownHeading(path, { withParameters: true }).trim())?.[1];
 }
 
 /** Whether a heading names no topic, only the part of a page it is ("Description", "Introduction", "Overview"). */

@@ -13,6 +13,27 @@ export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 export function closesFence(mark: string | undefined, fence: string): boolean {
   return mark !== undefined && mark[0] === fence[0] && mark.length >= fence.length;
 }
+
+/** The fenced code blocks of markdown, each with its fences, in order; one left open runs to the end. */
+export function fencedBlocks(markdown: string): string[] {
+  const blocks: string[] = [];
+  let fence: string | null = null;
+  let lines: string[] = [];
+  for (const line of markdown.split('\n')) {
+    const mark = FENCE.exec(line)?.[1];
+    if (fence === null) {
+      if (mark) [fence, lines] = [mark, [line]];
+      continue;
+    }
+    lines.push(line);
+    if (closesFence(mark, fence) && line.trim() === mark) {
+      blocks.push(lines.join('\n'));
+      fence = null;
+    }
+  }
+  if (fence !== null) blocks.push(lines.join('\n'));
+  return blocks;
+}
 const FRAGMENT_ID = /^[^\s{}]+$/;
 
 /** A table's delimiter row, under its header row (`| --- | :-: |`). */

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readHtml } from '../../server/content/html.js';
-import { markdownTitle, plainInline } from '../../server/content/markdown.js';
+import { fencedBlocks, markdownTitle, plainInline } from '../../server/content/markdown.js';
 import { urlOfFile } from '../../server/content/paths.js';
 import { decodeTitleEntities, sharedTitleSuffix, withoutSiteName } from '../../server/content/title.js';
 import { readFolder } from '../../server/ingest/documents.js';
@@ -281,4 +281,10 @@ test('a pipe is text outside a table, and in a cell when escaped: SQL\'s `||` an
   const page = '# Operators\n\nConcatenate with (`||`) or join sets with `a | b`.\n\n| Operator | Description |\n| --- | --- |\n| `text` `\\|\\|` `text` | Concatenates |\n| `x \\| y` | bitwise or |\n\nAfter the table, a | b.';
   const [section] = splitSections(page, 'Operators');
   assert.equal(section!.text, 'Concatenate with (||) or join sets with a | b.\n\nOperator | Description\ntext || text | Concatenates\nx | y | bitwise or\n\nAfter the table, a | b.');
+});
+
+test('fenced code blocks are read as a reader sees them: closed by the same mark at least as long, with nothing after it', () => {
+  const markdown = ['Run:', '', '```python', 'open(path)', '```', '', '~~~~', 'x()', '~~~', '~~~~ not a fence', '~~~~~', '', 'After.'].join('\n');
+  assert.deepEqual(fencedBlocks(markdown), ['```python\nopen(path)\n```', '~~~~\nx()\n~~~\n~~~~ not a fence\n~~~~~']);
+  assert.deepEqual(fencedBlocks('No code here.'), []);
 });
