@@ -823,8 +823,12 @@ function withoutPlace(asking: string): string | undefined {
   return THING_IN_PLACE.exec(asking)?.[1];
 }
 
-/** Words that point to something said elsewhere: an asking clause holding one asks about what the question tells. */
-const REFERS_BACK = /\b(?:this|that|these|those|it|its|them|they|there)\b/i;
+/**
+ * Words that point to something said elsewhere: an asking clause holding one asks about what the question tells. "Which
+ * one", "either" and "the latter" point to one of the things it told ("I have Python 3.9 and 3.11 installed, how do I
+ * choose which one runs?").
+ */
+const REFERS_BACK = /\b(?:this|that|these|those|it|its|them|they|there|either|neither|both|former|latter|(?:which|the|each|that|this)\s+ones?)\b/i;
 
 /**
  * The longest stretch of an error message without the names it was raised for: pages show the

@@ -52,6 +52,9 @@ test('a question told after what led to it is asked first; one that leans on wha
     // Leaning on what was told ("it", "them"), or asking in no question's words.
     'psql keeps asking me for a password every time. can I store it somewhere?',
     'I have a list of ledgers. How do I sort them by date?',
+    // Or on one of the things told ("which one", "either", "the latter").
+    'I have the 2023 and 2024 ledgers open, how do I choose which one gets the payments?',
+    'Ledgers and journals both hold payments. Can either be closed twice?',
     'I need a secure random token for a password reset link. random module ok?',
     // Telling only.
     'I know how to read a file. I tried the docs.',
