@@ -15,7 +15,7 @@
  */
 import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, actionAsked, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -510,7 +510,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const shownFor = description && described ? description : first.passage;
   const examples = passages[shownFor.rank + 1];
   if (!lead.example && examples?.section.showsExample && !quoted.some((part) => part.passage === examples)) {
-    const shown = announcedExampleOf(examples, questionTerms, calledEntry(shownFor.section.section));
+    const shown = announcedExampleOf(examples, { terms: questionTerms, action: actionAsked(input.question) }, calledEntry(shownFor.section.section));
     if (shown) quoted.splice(quoted.findIndex((part) => part.passage === shownFor) + 1, 0, shown);
   }
 
@@ -788,16 +788,19 @@ function apiEntry(section: GroundingSection): { name: string; label: string } | 
 
 /**
  * Of a passage of examples, the one announced by a sentence of its own ("Here is a short script to test three string
- * methods:") that shares most of the question's terms (the first on a tie), in its code or that sentence, quoted with the
- * sentence; with `calling`, only one whose code calls that entry.
+ * methods:") that does what the question asks to do (`action`: "how to restore a dump made with pg_dump -Fc" is shown
+ * `pg_restore`, not the `pg_dump -Fc` that made it) and shares most of its terms (the first on a tie), in its code or that
+ * sentence, quoted with the sentence; with `calling`, only one whose code calls that entry.
  */
-function announcedExampleOf(passage: Passage, wanted: string[], calling?: string): Quote | undefined {
+function announcedExampleOf(passage: Passage, wanted: { terms: string[]; action?: string }, calling?: string): Quote | undefined {
   let best: { lead: string; example: string; shared: number } | undefined;
   for (const [index, block] of passage.blocks.entries()) {
     const before = passage.blocks[index - 1];
     const lead = before?.kind === 'prose' ? before.sentences.at(-1) : undefined;
     if (block.kind !== 'code' || !lead || !announcesExample(lead) || (calling && !calls(block.markdown, calling))) continue;
-    const shared = sharedWith(block.markdown, wanted, pageTerms(plainInline(lead)));
+    const have = exampleTerms(block.markdown, pageTerms(plainInline(lead)));
+    // Doing what is asked counts for more than all the terms shared.
+    const shared = (wanted.action !== undefined && have.has(wanted.action) ? wanted.terms.length + 1 : 0) + wanted.terms.filter((term) => have.has(term)).length;
     if (!best || shared > best.shared) best = { lead, example: block.markdown, shared };
   }
   return best && quoteOf(passage, best.lead, best.example);
@@ -806,9 +809,12 @@ function announcedExampleOf(passage: Passage, wanted: string[], calling?: string
 /** A short paragraph or sentence announcing the example after it ("There is a socket flag to set, in order to prevent this:"), not a bare "Output:". */
 const announcesExample = (text: string) => /:$/.test(text.trim()) && wordCount(text) >= 4 && wordCount(text) <= ANNOUNCING_WORDS;
 
-/** How many of the question's terms a code block holds (its names' parts as words too), or it and some more terms. */
-function sharedWith(code: string, wanted: string[], more: string[] = []): number {
-  const have = new Set([...pageTerms(code.replace(/_/g, ' ')), ...more]);
+/** The terms of a code block, its names' parts as words too (`pg_restore` restores), with some more terms. */
+const exampleTerms = (code: string, more: string[] = []) => new Set([...pageTerms(code.replace(/_/g, ' ')), ...more]);
+
+/** How many of the question's terms a code block holds (exampleTerms). */
+function sharedWith(code: string, wanted: string[]): number {
+  const have = exampleTerms(code);
   return wanted.filter((term) => have.has(term)).length;
 }
 

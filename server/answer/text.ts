@@ -385,6 +385,17 @@ export const HOW_ASKED = /^\s*how\b/i;
 /** "How do I …?", "How can we …?", "How to …?": asks how to do something, not "How does … work?" nor "How many …?". */
 export const HOW_TO_ASKED = /^\s*how\s+(?:to|(?:do|can|could|should|would|might)\s+(?:i|you|we|one)|do\s+i\s+get\s+to)\b/i;
 
+/**
+ * What a question asking how to do something asks to do, as a term: the word right after "How do I …" ("restore" of "how
+ * to restore a dump made with pg_dump -Fc"; what follows says to what, and how it came about). None when that word says
+ * nothing of its own ("How do I get …", "How can I make …").
+ */
+export function actionAsked(question: string): string | undefined {
+  const cue = HOW_TO_ASKED.exec(question);
+  const word = cue && /^\s*(\p{L}+)/u.exec(question.slice(cue.index + cue[0].length))?.[1];
+  return word ? terms(word)[0] : undefined;
+}
+
 /** "What is …?", "What does … do?", "What are …?" ("whats …", typed fast): asks for a definition. */
 export const DEFINITION_ASKED = /^\s*(?:what(?:['’]?s| is| are| does| do)\b|define\b|meaning of\b)/i;
 

@@ -2472,6 +2472,12 @@ describe('a reference page that opens with a name and its purpose', () => {
       '```',
       'reconcile --dry-run march.ledger',
       '```',
+      '',
+      'To take back a month of work:',
+      '',
+      '```',
+      'reconcile_undo march.ledger',
+      '```',
     ].join('\n'));
     for (const [slug, text] of [['month-end', 'Run reconcile before you close the month.'], ['audits', 'Auditors ask when reconcile last ran.'], ['imports', 'An import is followed by reconcile.']])
       await addPage(slug, slug.replace('-', ' '), `# ${slug}\n\n## Reconcile\n\n${text}`);
@@ -2489,6 +2495,14 @@ describe('a reference page that opens with a name and its purpose', () => {
     const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I reconcile payments with their invoices?' } });
     assert.match(json.text, /^`reconcile` pairs every payment of a ledger with the invoice it settles\./, json.text);
     assert.ok(json.text.includes('To see what would be paired in the March ledger first [2]:\n\n```\nreconcile --dry-run march.ledger\n```'), json.text);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/reconcile#description', 'https://acme.test/docs/reconcile#examples']);
+  });
+
+  test('"How do I …?" is shown the example that does what it asks to do, before one that shares as many of its words', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I undo what reconcile paired in a ledger?' } });
+    assert.match(json.text, /^`reconcile` pairs every payment of a ledger with the invoice it settles\./, json.text);
+    assert.ok(json.text.includes('To take back a month of work [2]:\n\n```\nreconcile_undo march.ledger\n```'), json.text);
+    assert.doesNotMatch(json.text, /--dry-run/, json.text);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/reconcile#description', 'https://acme.test/docs/reconcile#examples']);
   });
 });
