@@ -26,7 +26,8 @@ const STOP_WORDS = new Set(
   another others ones many much every better stand stands pls plz thx whats hows wheres whys
   inside within via onto upon toward towards among across
   sometimes sometime occasionally
-  makes making wants wanted wanting needs needed needing getting goes going`
+  makes making wants wanted wanting needs needed needing getting goes going
+  even stuff kinda sorta basically literally lol btw guys folks anyway anyways thoughts ideas definitely definately`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -158,7 +159,7 @@ const PHRASES: [RegExp, string][] = [
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) off\b/gi, 'disable $1'],
   // "What's the point of a package without `__init__.py`?" asks what it is for: "point" is not what it is about ("floating point").
   // Not "the point in time" nor "the point of intersection": the purpose of a thing, a use or doing something.
-  [/\b(what(?:['’]s|\s+is|s)\s+the)\s+point\s+(of|in)\b(?=\s+(?:an?|the|this|that|these|those|my|your|our|having|using|\p{L}+ing\b|[`_]))/giu, '$1 purpose $2'],
+  [/\b(what(?:['’]s|\s+is|s)(?:\s+(?:even|actually|really))?\s+the)\s+point\s+(of|in)\b(?=\s+(?:an?|the|this|that|these|those|my|your|our|having|using|\p{L}+ing\b|[`_]))/giu, '$1 purpose $2'],
 ];
 
 /**
@@ -779,14 +780,32 @@ export function askedAndTold(typed: string): { asking?: string; asked: string[];
   const exampleAside = withoutExample(clauses ?? question) ?? clauses;
   // "What is a publication in logical replication?" asks what a publication is: where, the answer's page says by itself.
   const asking = withoutPlace(exampleAside ?? question) ?? exampleAside;
-  const read = asking ?? question;
+  const said = asking ?? question;
+  // An aside in parentheses ("a csv export from excel (first line is the column names) …") tells what the visitor has.
+  const read = withoutAsides(said);
   // Not the severities a pasted error is labelled with ("FATAL: role … does not exist" is not about fatal errors): they tell.
   const severities = severitiesOf(question);
   const asked = [...new Set(terms(inPagesWords(read) ?? read))].filter((term) => !severities.has(term));
   // The names only tell, as the rest of a question told beside what it asks: a page that shows the same message with them helps.
-  const told = [...(asking ? terms(question) : []), ...(question === typed ? [] : terms(typed)), ...severities];
+  const told = [...(asking || read !== said ? terms(question) : []), ...(question === typed ? [] : terms(typed)), ...severities];
   return { asking, asked, told: [...new Set(told)].filter((term) => !asked.includes(term)) };
 }
+
+/**
+ * A question without its asides in parentheses, of three words or more and no code ("… from excel (first line is the
+ * column names) …"), outside a pasted error message; as typed when nothing else names anything.
+ */
+function withoutAsides(question: string): string {
+  const message = errorMessageIn(question);
+  const at = message === undefined ? -1 : question.indexOf(message);
+  const without = (text: string) => text.replace(ASIDE_IN_QUESTION, (aside, inner: string) => (words(inner).length >= 3 ? ' ' : aside));
+  // A pasted message is kept whole: "(9 seconds apart)" is the server's.
+  const rest = at === -1 ? without(question) : without(question.slice(0, at)) + message + without(question.slice(at + message!.length));
+  return terms(rest).length > 0 ? rest : question;
+}
+
+/** An aside in parentheses after a space, without code in it: not a call's arguments ("f(a, b)") nor `(integer)` in backticks. */
+const ASIDE_IN_QUESTION = /(?<=\s)\(([^()`=<>{}\[\];]*)\)/g;
 
 /**
  * A question without the names a pasted error message quotes in double quotes, the visitor's own (`database "test" is

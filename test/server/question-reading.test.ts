@@ -125,6 +125,22 @@ test('an example a question ends with ("like Europe/Berlin", "such as pg_trgm") 
   }
 });
 
+test('an aside in parentheses tells what the visitor has, outside a pasted message; a call\'s arguments and a short note are asked', () => {
+  const { asked, told } = askedAndTold("I've got a csv export (first line is the column names) and want to load it into a ledger. what's the fastest way?");
+  assert.deepEqual(asked, terms('csv export load ledger fastest'));
+  assert.deepEqual(told, terms('first line column names'));
+  // The server's own words in a pasted message are what the pages quote.
+  assert.ok(askedAndTold('LOG:  checkpoints are occurring too frequently (9 seconds apart)').asked.includes('apart'));
+  for (const question of ['How do I call refund(order, amount, reason) twice?', 'What does the -Fc (custom) format hold?'])
+    assert.equal(askedAndTold(question).told.length, 0, question);
+});
+
+test('words that only carry the tone of a chat ("even", "stuff", "kinda", "lol") are not asked', () => {
+  assert.deepEqual(terms('even stuff kinda sorta basically literally lol btw anyway definitely definately'), []);
+  // "What's even the point of …?" asks what it is for, as "What's the point of …?" does.
+  assert.deepEqual(askedAndTold("what's even the point of a ledger? kinda lost lol").asked, askedAndTold("what's the point of a ledger? lost").asked);
+});
+
 test('"What is …?" asks what the thing is, not where: the place it ends by naming ("in logical replication") is told; "in it", "in general", "What is stored in …" and other questions are read whole', () => {
   assert.deepEqual(askedAndTold('What is a remittance in batch payouts?'), { asking: 'What is a remittance', asked: terms('remittance'), told: terms('batch payouts') });
   assert.equal(askedAndTold('what does a lock mean within a transaction').asking, 'what does a lock mean');
