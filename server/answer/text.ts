@@ -181,6 +181,8 @@ const ALSO_SAID: [RegExp, string][] = [
     /\b(?:regardless of|ignoring|ignore|ignores|irrespective of|without regard to)\s+(?:(?:(?:the|their|its)\s+)?(?:upper|lower)-?(?:\s*(?:\/|or|and)\s*(?:upper|lower))?[\s-]?case|case(?!\s+(?:where|when|that|of|in|which)\b)|capitali[sz]ation|letter case)\b/gi,
     'case-insensitive',
   ],
+  // "longer than a second", "over 30 seconds": a limit the pages set as "the specified amount of time".
+  [/\b(?:(?:longer|more|slower|greater)\s+than|over|above|at\s+least)\s+(?:a|an|one|half\s+a|\d+(?:\.\d+)?)\s*(?:milli)?(?:seconds?|minutes?|hours?|ms|secs?|mins?)\b/gi, 'more than the specified amount of time'],
 ];
 
 /** A question in the pages' words where the visitor's differ (ALSO_SAID), or undefined. */

@@ -2507,6 +2507,34 @@ describe('a reference page that opens with a name and its purpose', () => {
   });
 });
 
+describe('a limit of time the visitor names ("longer than a second")', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    // As settings are documented: the limit is "the specified amount of time", never the visitor's "a second"; a page about
+    // something else says all of the visitor's words.
+    await pushPage(own, 'logging', 'Logging settings', [
+      '# Logging settings',
+      '',
+      '## log_slow_runs (integer)',
+      '',
+      'Causes each payment run to be logged if it ran for at least the specified amount of time. If this value is specified without units, it is taken as milliseconds.',
+      '',
+      '## log_runs (boolean)',
+      '',
+      'Logs every payment run as it starts.',
+    ].join('\n'));
+    await pushPage(own, 'retries', 'Retries', '# Retries\n\nA payment run takes a second pass when the log shows a failed transfer.');
+  });
+  after(() => own.stop());
+
+  test('is read as the amount of time a setting sets', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I log every payment run that takes longer than a second?' } });
+    assert.match(json.text, /^`log_slow_runs \(integer\)`: Causes each payment run to be logged if it ran for at least the specified amount of time\./, json.text);
+    assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/logging#log_slow_runs-integer']);
+  });
+});
+
 describe('release notes that say the question\'s words', () => {
   let own: TestServer;
   before(async () => {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askedAndTold, askFirst, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
+import { askedAndTold, askFirst, inPagesWords, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -133,6 +133,12 @@ test('an aside in parentheses tells what the visitor has, outside a pasted messa
   assert.ok(askedAndTold('LOG:  checkpoints are occurring too frequently (9 seconds apart)').asked.includes('apart'));
   for (const question of ['How do I call refund(order, amount, reason) twice?', 'What does the -Fc (custom) format hold?'])
     assert.equal(askedAndTold(question).told.length, 0, question);
+});
+
+test('a limit of time the visitor names is read as the amount of time the pages set; a second of something else is not', () => {
+  assert.equal(inPagesWords('log queries over half a second'), 'log queries more than the specified amount of time');
+  assert.equal(inPagesWords('stop runs longer than 30 seconds'), 'stop runs more than the specified amount of time');
+  for (const question of ['run it a second time', 'why does it take a second pass?', 'wait 5 seconds between runs']) assert.equal(inPagesWords(question), undefined, question);
 });
 
 test('words that only carry the tone of a chat ("even", "stuff", "kinda", "lol") are not asked', () => {
