@@ -434,7 +434,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     // Before the answering sentence's own paragraph, which is quoted in context.
     return openingSentences(unit.passage, units, unit.block);
   };
-  const asked = { terms: questionTerms, asksHow, openingOf, showsError, explainsError, fixesError };
+  const asked = { terms: questionTerms, action: actionAsked(input.question), asksHow, openingOf, showsError, explainsError, fixesError };
   const quoted = [quote(first, asked)];
   // A later sentence of the passage often says the rest ("It can be enabled using `-X dev`"): quoted too when good enough.
   const lead = quoted[0]!;
@@ -510,7 +510,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const shownFor = description && described ? description : first.passage;
   const examples = passages[shownFor.rank + 1];
   if (!lead.example && examples?.section.showsExample && !quoted.some((part) => part.passage === examples)) {
-    const shown = announcedExampleOf(examples, { terms: questionTerms, action: actionAsked(input.question) }, calledEntry(shownFor.section.section));
+    const shown = announcedExampleOf(examples, asked, calledEntry(shownFor.section.section));
     if (shown) quoted.splice(quoted.findIndex((part) => part.passage === shownFor) + 1, 0, shown);
   }
 
@@ -647,7 +647,7 @@ const OPENING_ABOUT = 0.25;
 
 function quote(
   unit: Unit,
-  question: { terms: string[]; asksHow: boolean; openingOf: (unit: Unit) => string | undefined; showsError: (text: string) => boolean; explainsError: (unit: Unit) => boolean; fixesError: (unit: Unit) => boolean },
+  question: { terms: string[]; action?: string; asksHow: boolean; openingOf: (unit: Unit) => string | undefined; showsError: (text: string) => boolean; explainsError: (unit: Unit) => boolean; fixesError: (unit: Unit) => boolean },
 ): Quote {
   const { passage } = unit;
   const blocks = passage.blocks;
@@ -696,7 +696,7 @@ function quote(
       if (stepsAnnounced && next?.kind === 'prose' && ENDS_SENTENCE.test(lead)) lead = `${lead} ${cleanInline(next.text)}`;
     } else if (question.asksHow) {
       // "How do I …?" is shown as well as told: the passage's example that shares most with the question.
-      example = bestExample(blocks, question.terms);
+      example = bestExample(blocks, question);
     }
   }
   // Not before a sentence showing, explaining or fixing a pasted error: what the section opens with is not about the error.
@@ -798,9 +798,7 @@ function announcedExampleOf(passage: Passage, wanted: { terms: string[]; action?
     const before = passage.blocks[index - 1];
     const lead = before?.kind === 'prose' ? before.sentences.at(-1) : undefined;
     if (block.kind !== 'code' || !lead || !announcesExample(lead) || (calling && !calls(block.markdown, calling))) continue;
-    const have = exampleTerms(block.markdown, pageTerms(plainInline(lead)));
-    // Doing what is asked counts for more than all the terms shared.
-    const shared = (wanted.action !== undefined && have.has(wanted.action) ? wanted.terms.length + 1 : 0) + wanted.terms.filter((term) => have.has(term)).length;
+    const shared = sharedWith(block.markdown, wanted, pageTerms(plainInline(lead)));
     if (!best || shared > best.shared) best = { lead, example: block.markdown, shared };
   }
   return best && quoteOf(passage, best.lead, best.example);
@@ -809,17 +807,17 @@ function announcedExampleOf(passage: Passage, wanted: { terms: string[]; action?
 /** A short paragraph or sentence announcing the example after it ("There is a socket flag to set, in order to prevent this:"), not a bare "Output:". */
 const announcesExample = (text: string) => /:$/.test(text.trim()) && wordCount(text) >= 4 && wordCount(text) <= ANNOUNCING_WORDS;
 
-/** The terms of a code block, its names' parts as words too (`pg_restore` restores), with some more terms. */
-const exampleTerms = (code: string, more: string[] = []) => new Set([...pageTerms(code.replace(/_/g, ' ')), ...more]);
-
-/** How many of the question's terms a code block holds (exampleTerms). */
-function sharedWith(code: string, wanted: string[]): number {
-  const have = exampleTerms(code);
-  return wanted.filter((term) => have.has(term)).length;
+/**
+ * How much a code block (its names' parts as words too: `pg_restore` restores), with some more terms, shares with the
+ * question: how many of its terms, and more than all of them when it does what the question asks to do.
+ */
+function sharedWith(code: string, wanted: { terms: string[]; action?: string }, more: string[] = []): number {
+  const have = new Set([...pageTerms(code.replace(/_/g, ' ')), ...more]);
+  return (wanted.action !== undefined && have.has(wanted.action) ? wanted.terms.length + 1 : 0) + wanted.terms.filter((term) => have.has(term)).length;
 }
 
-/** The code block of a passage holding most of the question's terms (the first one on a tie), if any. */
-function bestExample(blocks: Block[], wanted: string[]): string | undefined {
+/** The code block of a passage that shares most with the question (the first one on a tie), if any. */
+function bestExample(blocks: Block[], wanted: { terms: string[]; action?: string }): string | undefined {
   let best: { markdown: string; shared: number } | undefined;
   for (const block of blocks) {
     if (block.kind !== 'code') continue;

@@ -1127,6 +1127,32 @@ describe('grounding and the embedded answer', () => {
     assert.equal(cited.length, 1);
   });
 
+  test('"How do I …?" is shown the example of the passage that does what it asks to do, before one sharing as many of its words', () => {
+    const dumps = {
+      url: 'https://acme.test/docs/dumps',
+      title: 'Dumps',
+      markdown: [
+        'A dump holds every payment of a march ledger in one file.',
+        '',
+        'Dumps are compressed.',
+        '',
+        'They can be copied anywhere.',
+        '',
+        '```sh',
+        'ledger_dump march > march.dump',
+        '```',
+        '',
+        'Later on:',
+        '',
+        '```sh',
+        'ledger_restore feb.dump',
+        '```',
+      ].join('\n'),
+    };
+    const { text } = composeFrom('How do I restore a march ledger dump made with ledger_dump?', [dumps]);
+    assert.equal(text, 'A dump holds every payment of a march ledger in one file [1].\n\n```sh\nledger_restore feb.dump\n```');
+  });
+
   test('"How do I …?" is answered by the sentence that shows how, not by a reference page\'s line saying what a command does', () => {
     const purpose = 'RENEW KEY — replace a signing key';
     const how = ['To replace a signing key, run the renew command on the server:', '', '```sh', 'acme renew-key', '```'].join('\n');
