@@ -647,7 +647,7 @@ const OPENING_ABOUT = 0.25;
 
 function quote(
   unit: Unit,
-  question: { terms: string[]; action?: string; asksHow: boolean; openingOf: (unit: Unit) => string | undefined; showsError: (text: string) => boolean; explainsError: (unit: Unit) => boolean; fixesError: (unit: Unit) => boolean },
+  question: Wanted & { asksHow: boolean; openingOf: (unit: Unit) => string | undefined; showsError: (text: string) => boolean; explainsError: (unit: Unit) => boolean; fixesError: (unit: Unit) => boolean },
 ): Quote {
   const { passage } = unit;
   const blocks = passage.blocks;
@@ -792,7 +792,7 @@ function apiEntry(section: GroundingSection): { name: string; label: string } | 
  * `pg_restore`, not the `pg_dump -Fc` that made it) and shares most of its terms (the first on a tie), in its code or that
  * sentence, quoted with the sentence; with `calling`, only one whose code calls that entry.
  */
-function announcedExampleOf(passage: Passage, wanted: { terms: string[]; action?: string }, calling?: string): Quote | undefined {
+function announcedExampleOf(passage: Passage, wanted: Wanted, calling?: string): Quote | undefined {
   let best: { lead: string; example: string; shared: number } | undefined;
   for (const [index, block] of passage.blocks.entries()) {
     const before = passage.blocks[index - 1];
@@ -807,17 +807,23 @@ function announcedExampleOf(passage: Passage, wanted: { terms: string[]; action?
 /** A short paragraph or sentence announcing the example after it ("There is a socket flag to set, in order to prevent this:"), not a bare "Output:". */
 const announcesExample = (text: string) => /:$/.test(text.trim()) && wordCount(text) >= 4 && wordCount(text) <= ANNOUNCING_WORDS;
 
+/** What an example is chosen for: the question's terms, and what it asks to do (actionAsked). */
+interface Wanted {
+  terms: string[];
+  action?: string;
+}
+
 /**
- * How much a code block (its names' parts as words too: `pg_restore` restores), with some more terms, shares with the
- * question: how many of its terms, and more than all of them when it does what the question asks to do.
+ * How much a code block (its names, and their parts as words too: `pg_restore` restores), with some more terms, shares
+ * with the question: how many of its terms, and more than all of them when it does what the question asks to do.
  */
-function sharedWith(code: string, wanted: { terms: string[]; action?: string }, more: string[] = []): number {
-  const have = new Set([...pageTerms(code.replace(/_/g, ' ')), ...more]);
+function sharedWith(code: string, wanted: Wanted, more: string[] = []): number {
+  const have = new Set([...pageTerms(code), ...pageTerms(code.replace(/_/g, ' ')), ...more]);
   return (wanted.action !== undefined && have.has(wanted.action) ? wanted.terms.length + 1 : 0) + wanted.terms.filter((term) => have.has(term)).length;
 }
 
 /** The code block of a passage that shares most with the question (the first one on a tie), if any. */
-function bestExample(blocks: Block[], wanted: { terms: string[]; action?: string }): string | undefined {
+function bestExample(blocks: Block[], wanted: Wanted): string | undefined {
   let best: { markdown: string; shared: number } | undefined;
   for (const block of blocks) {
     if (block.kind !== 'code') continue;

@@ -27,7 +27,7 @@ const STOP_WORDS = new Set(
   inside within via onto upon toward towards among across
   sometimes sometime occasionally
   makes making wants wanted wanting needs needed needing getting goes going
-  even stuff kinda sorta basically literally lol btw guys folks anyway anyways thoughts ideas definitely definately`
+  stuff kinda sorta basically literally lol btw guys folks anyway anyways definitely definately`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -159,7 +159,8 @@ const PHRASES: [RegExp, string][] = [
   [/\b(?:turn|switch)(?:s|ed|ing)? (\S+) off\b/gi, 'disable $1'],
   // "What's the point of a package without `__init__.py`?" asks what it is for: "point" is not what it is about ("floating point").
   // Not "the point in time" nor "the point of intersection": the purpose of a thing, a use or doing something.
-  [/\b(what(?:['’]s|\s+is|s)(?:\s+(?:even|actually|really))?\s+the)\s+point\s+(of|in)\b(?=\s+(?:an?|the|this|that|these|those|my|your|our|having|using|\p{L}+ing\b|[`_]))/giu, '$1 purpose $2'],
+  // "What's even the point of …" asks the same.
+  [/\b(what(?:['’]s|\s+is|s))(?:\s+(?:even|actually|really))?\s+the\s+point\s+(of|in)\b(?=\s+(?:an?|the|this|that|these|those|my|your|our|having|using|\p{L}+ing\b|[`_]))/giu, '$1 the purpose $2'],
 ];
 
 /**
@@ -181,8 +182,12 @@ const ALSO_SAID: [RegExp, string][] = [
     /\b(?:regardless of|ignoring|ignore|ignores|irrespective of|without regard to)\s+(?:(?:(?:the|their|its)\s+)?(?:upper|lower)-?(?:\s*(?:\/|or|and)\s*(?:upper|lower))?[\s-]?case|case(?!\s+(?:where|when|that|of|in|which)\b)|capitali[sz]ation|letter case)\b/gi,
     'case-insensitive',
   ],
-  // "longer than a second", "over 30 seconds": a limit the pages set as "the specified amount of time".
-  [/\b(?:(?:longer|more|slower|greater)\s+than|over|above|at\s+least)\s+(?:a|an|one|half\s+a|\d+(?:\.\d+)?)\s*(?:milli)?(?:seconds?|minutes?|hours?|ms|secs?|mins?)\b/gi, 'more than the specified amount of time'],
+  // "longer than a second", "over 30 seconds", "over half an hour": a limit the pages set as "the specified amount of time";
+  // not a second of something else ("more than a second time", "at least a second standby").
+  [
+    /\b(?:(?:longer|more|slower|greater)\s+than|over|above|at\s+least)\s+(?:(?:a|an|one|half\s+an?)\s+|\d+(?:\.\d+)?\s*)(?:milli)?(?:seconds?|minutes?|hours?|ms|secs?|mins?)\b(?=\s*(?:[?.!,;:)]|$)|\s+(?:and|or|but|to|in|on|for|before|after|when|while|then|so|is|are|was|will|would|should|without)\b)/gi,
+    'more than the specified amount of time',
+  ],
 ];
 
 /** A question in the pages' words where the visitor's differ (ALSO_SAID), or undefined. */
@@ -390,13 +395,15 @@ export const HOW_TO_ASKED = /^\s*how\s+(?:to|(?:do|can|could|should|would|might)
 
 /**
  * What a question asking how to do something asks to do, as a term: the word right after "How do I …" ("restore" of "how
- * to restore a dump made with pg_dump -Fc"; what follows says to what, and how it came about). None when that word says
- * nothing of its own ("How do I get …", "How can I make …").
+ * to restore a dump made with pg_dump -Fc"; what follows says to what, and how it came about), past an adverb. None when
+ * that word says nothing of its own ("How do I get …", "How can I make …") or is a name.
  */
 export function actionAsked(question: string): string | undefined {
   const cue = HOW_TO_ASKED.exec(question);
-  const word = cue && /^\s*(\p{L}+)/u.exec(question.slice(cue.index + cue[0].length))?.[1];
-  return word ? terms(word)[0] : undefined;
+  if (!cue) return undefined;
+  // "How do I quickly restore …" restores; "How do I pg_restore …" names a tool, not a word its examples say.
+  const word = words(question.slice(cue.index + cue[0].length)).find((word) => !/ly$/.test(word));
+  return word && !/[\d_]/.test(word) ? terms(word)[0] : undefined;
 }
 
 /** "What is …?", "What does … do?", "What are …?" ("whats …", typed fast): asks for a definition. */
@@ -794,20 +801,38 @@ export function askedAndTold(typed: string): { asking?: string; asked: string[];
 }
 
 /**
- * A question without its asides in parentheses, of three words or more and no code ("… from excel (first line is the
- * column names) …"), outside a pasted error message; as typed when nothing else names anything.
+ * A question without its asides in parentheses (isAside: "… from excel (first line is the column names) …"), outside a
+ * pasted error message; as typed when it pastes lines or code, or when nothing else names anything.
  */
 function withoutAsides(question: string): string {
+  // Pasted code, lines or a traceback are read as typed ("Traceback (most recent call last):").
   const message = errorMessageIn(question);
-  const at = message === undefined ? -1 : question.indexOf(message);
-  const without = (text: string) => text.replace(ASIDE_IN_QUESTION, (aside, inner: string) => (words(inner).length >= 3 ? ' ' : aside));
+  if (/`{3}|~{3}/.test(question) || (question.match(/\n/g)?.length ?? 0) > MAX_LINES_ASKED_FIRST || (message !== undefined && question.includes('\n'))) return question;
+  const at = message === undefined ? -1 : question.lastIndexOf(message);
+  // Code in backticks is not read for asides, nor is an aside holding some ("(see `status`)").
+  const without = (text: string) => {
+    const code: string[] = [];
+    const masked = text.replace(CODE_SPAN, (span) => `\0${code.push(span) - 1}\0`);
+    return masked.replace(ASIDE_IN_QUESTION, (aside, inner: string) => (isAside(inner) ? ' ' : aside)).replace(/\0(\d+)\0/g, (_, index: string) => code[Number(index)]!);
+  };
   // A pasted message is kept whole: "(9 seconds apart)" is the server's.
   const rest = at === -1 ? without(question) : without(question.slice(0, at)) + message + without(question.slice(at + message!.length));
   return terms(rest).length > 0 ? rest : question;
 }
 
 /** An aside in parentheses after a space, without code in it: not a call's arguments ("f(a, b)") nor `(integer)` in backticks. */
-const ASIDE_IN_QUESTION = /(?<=\s)\(([^()`=<>{}\[\];]*)\)/g;
+const ASIDE_IN_QUESTION = /(?<=\s)\(([^()`=<>{}\[\];\0]*)\)/g;
+
+/**
+ * What is in parentheses, read as an aside: a phrase of three words or more, one of them a stop word ("first line is the
+ * column names"), no list ("payer, payee, amount"), no SQL ("id serial primary key"), nor what the visitor wants of the
+ * answer ("without any downtime", "including the column headers", "… ok?").
+ */
+function isAside(inner: string): boolean {
+  const said = words(inner);
+  return said.length >= 3 && !inner.includes(',') && !/\?\s*$/.test(inner) && said.some((word) => isStopWord(word)) && !WANTED_IN_ASIDE.test(inner);
+}
+const WANTED_IN_ASIDE = /^\s*(?:without|with|including|excluding|except|not|and|or|but|ideally|preferably|only|just)\b/i;
 
 /**
  * A question without the names a pasted error message quotes in double quotes, the visitor's own (`database "test" is
@@ -857,10 +882,11 @@ function withoutPlace(asking: string): string | undefined {
 
 /**
  * Words that point to something said elsewhere: an asking clause holding one asks about what the question tells. "Which
- * one", "either" and "the latter" point to one of the things it told ("I have Python 3.9 and 3.11 installed, how do I
- * choose which one runs?").
+ * one", "the one", "each one", "either", "neither", "both", "the former" and "the latter" point to one of the things it
+ * told ("I have Python 3.9 and 3.11 installed, how do I choose which one runs?"); not "both read and write", "either odd or
+ * even", which name their own.
  */
-const REFERS_BACK = /\b(?:this|that|these|those|it|its|them|they|there|either|neither|both|former|latter|(?:which|the|each|that|this)\s+ones?)\b/i;
+const REFERS_BACK = /\b(?:this|that|these|those|it|its|them|they|there|former|latter|(?:which|the|each)\s+ones?|(?:either|neither|both)\b(?!\s+\S+(?:\s+\S+)?\s+(?:or|nor|and)\b))\b/i;
 
 /**
  * The longest stretch of an error message without the names it was raised for: pages show the

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askedAndTold, askFirst, inPagesWords, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
+import { actionAsked, askedAndTold, askFirst, inPagesWords, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -65,6 +65,8 @@ test('a question told after what led to it is asked first; one that leans on wha
     'line one\nline two\nline three\nline four\nHow do I close a ledger?',
   ])
     assert.equal(askFirst(question), question);
+  // "Both … and", "either … or" name their own things.
+  assert.equal(askFirst("I'm new to acme. How do I grant both read and write access to a ledger?"), "How do I grant both read and write access to a ledger? I'm new to acme.");
   // So what reads how a question opens reads what it asks: "What is …?" asks for a definition.
   assert.equal(questionAsked('So at work we moved to Acme. What is a ledger?', ['Acme', 'Docs']), 'What is a ledger? So at work we moved to Acme.');
 });
@@ -131,19 +133,39 @@ test('an aside in parentheses tells what the visitor has, outside a pasted messa
   assert.deepEqual(told, terms('first line column names'));
   // The server's own words in a pasted message are what the pages quote.
   assert.ok(askedAndTold('LOG:  checkpoints are occurring too frequently (9 seconds apart)').asked.includes('apart'));
-  for (const question of ['How do I call refund(order, amount, reason) twice?', 'What does the -Fc (custom) format hold?'])
+  // Nor are code, a list, SQL, what the visitor wants of the answer, or the lines of a pasted traceback.
+  for (const question of [
+    'How do I call refund(order, amount, reason) twice?',
+    'How do I call refund (order, amount, reason) twice?',
+    'What does the -Fc (custom) format hold?',
+    'How do I fix `INSERT INTO ledger (payer, payee, amount) VALUES (1, 2, 3)`?',
+    'How do I CREATE TABLE ledgers (id serial primary key) in acme?',
+    'How do I move a ledger (without any downtime)?',
+    'How do I export a ledger to csv (including the column headers)?',
+    'Traceback (most recent call last):\n  File "run.py", line 3\nLedgerError: closed ledger',
+  ])
     assert.equal(askedAndTold(question).told.length, 0, question);
+});
+
+test('what "How do I …?" asks to do is the word after it, past an adverb; not a name, nor "How does …"', () => {
+  const [restore] = terms('restore');
+  assert.equal(actionAsked('how to restore a dump made with pg_dump -Fc'), restore);
+  assert.equal(actionAsked('How do I quickly restore a dump?'), restore);
+  for (const question of ['How do I pg_restore a dump?', 'How does restoring a dump work?', 'How do I get a dump back?', 'What does pg_restore do?'])
+    assert.equal(actionAsked(question), undefined, question);
 });
 
 test('a limit of time the visitor names is read as the amount of time the pages set; a second of something else is not', () => {
   assert.equal(inPagesWords('log queries over half a second'), 'log queries more than the specified amount of time');
   assert.equal(inPagesWords('stop runs longer than 30 seconds'), 'stop runs more than the specified amount of time');
-  for (const question of ['run it a second time', 'why does it take a second pass?', 'wait 5 seconds between runs']) assert.equal(inPagesWords(question), undefined, question);
+  assert.equal(inPagesWords('cancel jobs running over half an hour, and retry'), 'cancel jobs running more than the specified amount of time, and retry');
+  for (const question of ['run it a second time', 'why does it take a second pass?', 'wait 5 seconds between runs', 'run it more than a second time', 'how do I add at least a second standby?'])
+    assert.equal(inPagesWords(question), undefined, question);
 });
 
 test('words that only carry the tone of a chat ("even", "stuff", "kinda", "lol") are not asked', () => {
-  assert.deepEqual(terms('even stuff kinda sorta basically literally lol btw anyway definitely definately'), []);
-  // "What's even the point of …?" asks what it is for, as "What's the point of …?" does.
+  assert.deepEqual(askedAndTold('how do I restore a ledger dump lol, kinda stuck').asked, askedAndTold('how do I restore a ledger dump, stuck').asked);
+  // "Even" is a word of its own elsewhere ("round half to even"); "What's even the point of …?" asks what it is for, as "What's the point of …?" does.
   assert.deepEqual(askedAndTold("what's even the point of a ledger? kinda lost lol").asked, askedAndTold("what's the point of a ledger? lost").asked);
 });
 
