@@ -515,7 +515,7 @@ const CLAUSE_TAIL = /(?<![\s?？.!,;:—–-])[\s?？.!,;:—–-]*$/;
  * lines are read as they are.
  */
 export function askFirst(question: string): string {
-  if (errorMessageIn(question) !== undefined || /`{3}|~{3}/.test(question) || (question.match(/\n/g)?.length ?? 0) > MAX_LINES_ASKED_FIRST) return question;
+  if (errorMessageIn(question) !== undefined || pastesCodeOrLines(question)) return question;
   const clauses = splitClauses(question, { toldAfterComma: true });
   if (clauses.length < 2 && !ASKED_WITHIN.test(question)) return question;
   for (const [index, clause] of clauses.entries()) {
@@ -537,6 +537,11 @@ export function askFirst(question: string): string {
 
 /** A question of more lines than this is read as typed: what it pastes (a log, a listing) is not cut into clauses. */
 const MAX_LINES_ASKED_FIRST = 3;
+
+/** Whether a question pastes code in fences or more lines than MAX_LINES_ASKED_FIRST (a log, a listing): those are read as typed. */
+function pastesCodeOrLines(question: string): boolean {
+  return /`{3}|~{3}/.test(question) || (question.match(/\n/g)?.length ?? 0) > MAX_LINES_ASKED_FIRST;
+}
 
 /**
  * A question told within a sentence in the order of a statement, in the order it is asked: "what a ledger is" asks "what
@@ -741,15 +746,20 @@ function clausesOf(question: string): { text: string; content: string; asks: boo
 const CODE_SPAN = /`[^`\n]*`/g;
 
 /**
- * A question's clauses as written, code kept whole (it stands in the clause as \0 and its number while the clauses are
+ * A question's clauses as written, code kept whole (codeMasked while the clauses are
  * cut); with `toldAfterComma`, also after a comma where the visitor goes on to tell about themselves (askFirst).
  */
 function splitClauses(text: string, options: { toldAfterComma?: boolean } = {}): string[] {
+  const { masked, restore } = codeMasked(text);
+  const clauses = masked.split(CLAUSE_END);
+  return (options.toldAfterComma ? clauses.flatMap((clause) => clause.split(TOLD_AFTER_COMMA)) : clauses).map((clause) => restore(clause).trim()).filter(Boolean);
+}
+
+/** A text with its code in backticks standing as \0 and its number, so that what reads the rest leaves it whole, and `restore` to put it back. */
+function codeMasked(text: string): { masked: string; restore: (part: string) => string } {
   const code: string[] = [];
-  const clauses = text.replace(CODE_SPAN, (span) => `\0${code.push(span) - 1}\0`).split(CLAUSE_END);
-  return (options.toldAfterComma ? clauses.flatMap((clause) => clause.split(TOLD_AFTER_COMMA)) : clauses)
-    .map((clause) => clause.replace(/\0(\d+)\0/g, (_, index: string) => code[Number(index)]!).trim())
-    .filter(Boolean);
+  const masked = text.replace(CODE_SPAN, (span) => `\0${code.push(span) - 1}\0`);
+  return { masked, restore: (part) => part.replace(/\0(\d+)\0/g, (_, index: string) => code[Number(index)]!) };
 }
 
 /**
@@ -807,13 +817,12 @@ export function askedAndTold(typed: string): { asking?: string; asked: string[];
 function withoutAsides(question: string): string {
   // Pasted code, lines or a traceback are read as typed ("Traceback (most recent call last):").
   const message = errorMessageIn(question);
-  if (/`{3}|~{3}/.test(question) || (question.match(/\n/g)?.length ?? 0) > MAX_LINES_ASKED_FIRST || (message !== undefined && question.includes('\n'))) return question;
+  if (pastesCodeOrLines(question) || (message !== undefined && question.includes('\n'))) return question;
   const at = message === undefined ? -1 : question.lastIndexOf(message);
   // Code in backticks is not read for asides, nor is an aside holding some ("(see `status`)").
   const without = (text: string) => {
-    const code: string[] = [];
-    const masked = text.replace(CODE_SPAN, (span) => `\0${code.push(span) - 1}\0`);
-    return masked.replace(ASIDE_IN_QUESTION, (aside, inner: string) => (isAside(inner) ? ' ' : aside)).replace(/\0(\d+)\0/g, (_, index: string) => code[Number(index)]!);
+    const { masked, restore } = codeMasked(text);
+    return restore(masked.replace(ASIDE_IN_QUESTION, (aside, inner: string) => (isAside(inner) ? ' ' : aside)));
   };
   // A pasted message is kept whole: "(9 seconds apart)" is the server's.
   const rest = at === -1 ? without(question) : without(question.slice(0, at)) + message + without(question.slice(at + message!.length));
