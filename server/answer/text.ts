@@ -90,6 +90,9 @@ export function stem(word: string): string {
       break;
     }
   }
+  // "occurrence" → "occurr", "existence" → "exist": the noun of a verb meets the verb ("occurs", "exists"); not a short
+  // stem ("instance", "sentence", "distance" are no "inst", "sent", "dist").
+  if (/(?:en|an)c$/.test(w) && w.length - 3 >= 5) w = w.slice(0, -3);
   // "stopped" → "stopp" → "stop", so it meets "stop"; but "adding" → "add" stays "add", as "add" does.
   if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
   return w;

@@ -216,6 +216,15 @@ test('a letter joined by a hyphen to a word ("f-strings", "B-tree", "x-axis") is
   assert.deepEqual(terms('x - total'), terms('x total'));
 });
 
+test('the noun of a verb ("occurrences", "existence", "inheritance") is read as the verb; a short stem is not cut ("instance", "sentence")', () => {
+  assert.deepEqual(terms('occurrences of each word'), terms('occurs each word'));
+  assert.deepEqual(terms('existence'), terms('exists'));
+  assert.deepEqual(terms('inheritance'), terms('inherits'));
+  assert.deepEqual(terms('performance'), terms('performed'));
+  for (const [noun, other] of [['instance', 'inst'], ['sentence', 'sent'], ['distance', 'dist'], ['balance', 'bal']])
+    assert.notDeepEqual(terms(noun), terms(other), noun);
+});
+
 test('a heading asks what a question asks when it opens with the same question word and ends with a question mark', () => {
   assert.ok(headingAsksAs('Why must dictionary keys be immutable?', "Why can't I use a list as a dictionary key?"));
   assert.ok(headingAsksAs('How can I sort a list? (in place)', 'how do I sort a list'));
