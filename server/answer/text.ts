@@ -84,12 +84,17 @@ export function stem(word: string): string {
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (/(ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  const inflected = w;
   for (const suffix of SUFFIXES) {
     if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
-      w = w.slice(0, -suffix.length);
+      // "creation" is "create"'s noun: after a vowel, "-ation" leaves the "at" that "create" and "associate" keep (below).
+      w = w.slice(0, suffix === 'ation' && /[aeiou]ation$/.test(w) ? -3 : -suffix.length);
       break;
     }
   }
+  // "generate", "generated", "generating" meet "generation" ("gener"), "replicate" meets "replication": a verb in "-ate"
+  // loses it after a consonant, as its noun loses "-ation"; not "repeat" nor "create", whose "at" follows a vowel.
+  if (/(?:ate|ated|ating)$/.test(inflected) && /[^aeiou]at$/.test(w) && w.length - 2 >= 3) w = w.slice(0, -2);
   // "occurrence" → "occurr", "existence" → "exist": the noun of a verb meets the verb ("occurs", "exists"); not a short
   // stem ("instance", "sentence", "distance" are no "inst", "sent", "dist").
   if (/(?:en|an)c$/.test(w) && w.length - 3 >= 5) w = w.slice(0, -3);

@@ -225,6 +225,14 @@ test('the noun of a verb ("occurrences", "existence", "inheritance") is read as 
     assert.notDeepEqual(terms(noun), terms(other), noun);
 });
 
+test('a verb in "-ate" meets its noun in "-ation" ("replicate", "replication"); "repeat" and "format" keep their "at"', () => {
+  for (const [verb, noun] of [['replicate', 'replication'], ['generated', 'generation'], ['iterating', 'iteration'], ['create', 'creation'], ['associates', 'association'], ['authenticate', 'authentication']])
+    assert.deepEqual(terms(verb), terms(noun), verb);
+  assert.deepEqual(terms('repeated'), terms('repeat'));
+  assert.deepEqual(terms('formatted'), terms('format'));
+  assert.notDeepEqual(terms('format'), terms('form'));
+});
+
 test('a heading asks what a question asks when it opens with the same question word and ends with a question mark', () => {
   assert.ok(headingAsksAs('Why must dictionary keys be immutable?', "Why can't I use a list as a dictionary key?"));
   assert.ok(headingAsksAs('How can I sort a list? (in place)', 'how do I sort a list'));
