@@ -86,9 +86,14 @@ export function stem(word: string): string {
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   const inflected = w;
   for (const suffix of SUFFIXES) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+    // Not the "-ly" of a verb: "apply", "reply", "supply".
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !(suffix === 'ly' && w.endsWith('ply'))) {
       // "creation" is "create"'s noun: after a vowel, "-ation" leaves the "at" that "create" and "associate" keep (below).
       w = w.slice(0, suffix === 'ation' && /[aeiou]ation$/.test(w) ? -3 : -suffix.length);
+      // "specified", "easier", "easily" are "specify", "easy": as "specifies" is; "specification", "notification" are
+      // "specify", "notify".
+      if (/^(?:ed|er|ly|ness)$/.test(suffix) && w.endsWith('i')) w = `${w.slice(0, -1)}y`;
+      else if (suffix === 'ation' && w.endsWith('ific')) w = `${w.slice(0, -2)}y`;
       break;
     }
   }

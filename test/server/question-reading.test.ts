@@ -233,6 +233,12 @@ test('a verb in "-ate" meets its noun in "-ation" ("replicate", "replication"); 
   assert.notDeepEqual(terms('format'), terms('form'));
 });
 
+test('"specified", "emptied", "busier" meet "specify", "empty", "busy"; "specification" meets "specify"; "apply" is no adverb', () => {
+  for (const [one, other] of [['specified', 'specify'], ['queried', 'query'], ['emptied', 'empty'], ['busier', 'busy'], ['specification', 'specifies'], ['notification', 'notify'], ['apply', 'applied'], ['replies', 'reply']])
+    assert.deepEqual(terms(one), terms(other), one);
+  assert.notDeepEqual(terms('specific'), terms('specify'));
+});
+
 test('a heading asks what a question asks when it opens with the same question word and ends with a question mark', () => {
   assert.ok(headingAsksAs('Why must dictionary keys be immutable?', "Why can't I use a list as a dictionary key?"));
   assert.ok(headingAsksAs('How can I sort a list? (in place)', 'how do I sort a list'));
