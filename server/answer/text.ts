@@ -27,7 +27,8 @@ const STOP_WORDS = new Set(
   inside within via onto upon toward towards among across
   sometimes sometime occasionally
   makes making wants wanted wanting needs needed needing getting goes going
-  stuff kinda sorta basically literally lol btw guys folks anyway anyways definitely definately`
+  stuff kinda sorta basically literally lol btw guys folks anyway anyways definitely definately
+  honestly clearly roughly totally seriously obviously apparently`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -637,7 +638,7 @@ export function withoutSubject(question: string, subject: readonly string[]): st
 const SUBJECT_AT_CLAUSE_END = /\s*\b(?:in|with|using|for|on)\s+(?:the\s+)?(\p{L}+)(?:\s+v?\d+(?:\.\d+)*)?(?=\s*(?:[?.!,;:](?:\s|$)|$))/giu;
 
 const GREETING =
-  /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|hallo|guten\s+tag|bonjour|salut|hola|buenos\s+d[ií]as|ciao|ol[aá]|ok(?:ay)?|so|quick\s+question)(?:\s+(?:there|all|everyone|folks|team))?(?:\s*[,.!:;]+\s*|\s+[—–-]+\s*|\s+(?=(?:how|what|why|which|where|when|who|can|could|should|is|are|do|does|i|my|so|ok)\b)))+/i;
+  /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|hallo|guten\s+tag|bonjour|salut|hola|buenos\s+d[ií]as|ciao|ol[aá]|ok(?:ay)?|so|quick\s+(?:question|q|one))(?:\s+(?:there|all|everyone|folks|team))?(?:\s*[,.!:;]+\s*|\s+[—–-]+\s*|\s+(?=(?:how|what|why|which|where|when|who|can|could|should|is|are|do|does|i|my|so|ok)\b)))+/i;
 /** Thanks, in the widget languages. */
 const THANKS = String.raw`(?:(?:many\s+)?(?:thanks|thank\s+you)(?:\s+(?:a\s+lot|so\s+much))?(?:\s+in\s+advance)?|thx|cheers|danke(?:\s+sch[öo]n)?|merci(?:\s+beaucoup)?|gracias|grazie|obrigad[oa])`;
 /**

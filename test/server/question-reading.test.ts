@@ -20,6 +20,16 @@ test('a greeting before a question and thanks or a plea after it are not what it
   assert.equal(questionAsked('Hello world program in C?'), 'Hello world program in C?');
   assert.equal(questionAsked('How do I get help'), 'How do I get help');
   assert.equal(questionAsked('thanks'), 'thanks');
+  // "quick q", "quick one": a chat's opener, not a question about speed.
+  assert.equal(questionAsked('hey, quick one: how do I load a csv into a table?'), 'how do I load a csv into a table?');
+  assert.equal(questionAsked('quick q - how can I find which session holds a lock?'), 'how can I find which session holds a lock?');
+  assert.equal(questionAsked('Quick question: what is TOAST?'), 'what is TOAST?');
+  assert.equal(questionAsked('quick sort in python?'), 'quick sort in python?');
+});
+
+test('an adverb of a chat\'s tone ("honestly", "roughly", "clearly") is not asked', () => {
+  assert.deepEqual(askedAndTold('I honestly don\'t get what @property does').asked, askedAndTold('I don\'t get what @property does').asked);
+  assert.deepEqual(terms('roughly as many rows as we insert, clearly'), terms('as many rows as we insert'));
 });
 
 test('a plea that asks nothing after the question ("any ideas?", ", thoughts?", "Can anyone help?") is not what it asks; "any ideas for a name", a word of a name, are', () => {
