@@ -534,8 +534,9 @@ export function askFirst(question: string): string {
   if (clauses.length < 2 && !ASKED_WITHIN.test(question)) return question;
   for (const [index, clause] of clauses.entries()) {
     const opensAsked = OPENS_QUESTION.test(clause) && !TELLS_THOUGH_OPENING_AS_ASKED.test(clause);
-    // A question that opens by asking is asked first already, whatever it asks next ("What is …, and how do I …?").
-    if (index === 0 && opensAsked) return question;
+    // A question that opens by asking is asked first already, whatever it asks next ("What is …, and how do I …?"); so is
+    // one that opens with where it asks ("In psql, how do I …?", isLeadingPhrase).
+    if (opensAsked && clauses.slice(0, index).every(isLeadingPhrase)) return question;
     const within = ASKED_WITHIN.exec(clause);
     const opens = opensAsked && (ENDS_ASKING.test(clause) || index === clauses.length - 1);
     const [before, ask] = opens ? ['', clause.replace(CONTINUING, '')] : within ? [clause.slice(0, within.index).trim(), asAsked(clause.slice(within.index + within[0].length))] : ['', ''];
@@ -792,6 +793,11 @@ export function askingClauses(question: string): string | undefined {
   const error = pasted !== undefined && question.slice(question.indexOf(pasted) + pasted.length).includes('\n') ? pasted : undefined;
   // Not what is left of the error's line before it ("I get ERROR:").
   const clauses = clausesOf(question).filter(({ text }) => terms(text).length > 0 && !(error && /:$/.test(text)));
+  // "After an INSERT, how do I get back the new id?": a short phrase before the question says where what it asks is, not
+  // what the visitor did; it asks with it.
+  clauses.forEach((clause, index) => {
+    if (!clause.asks && clauses[index + 1]?.asks && isLeadingPhrase(clause.text)) clause.asks = true;
+  });
   const asking = [...(error ? [error] : []), ...clauses.filter(({ asks }) => asks).map((clause) => clause.text)];
   if (asking.length === 0 || asking.length === clauses.length + (error ? 1 : 0)) return undefined;
   const text = asking.join(' ');
@@ -800,6 +806,11 @@ export function askingClauses(question: string): string | undefined {
   if (askedTerms < 2 && (REFERS_BACK.test(text.replace(CODE_SPAN, ' ')) || (!error && !DEFINITION_ASKED.test(text)))) return undefined;
   return error || clauses[0]!.asks || 2 * askedTerms >= terms(question).length ? text : undefined;
 }
+
+/** A phrase that opens with a preposition and has no one doing anything in it: "After an INSERT", "In psql", "On Windows". */
+const LEADING_PHRASE = /^(?:after|before|in|on|from|with|inside|within|during|for|using|via|without|across|between)\b(?!.*\b(?:i|i'm|we|my|our|you|your|it|they|he|she)\b)/i;
+const LEADING_PHRASE_WORDS = 5;
+const isLeadingPhrase = (clause: string) => LEADING_PHRASE.test(clause) && words(clause).length <= LEADING_PHRASE_WORDS;
 
 /**
  * What a question asks and what it only tells (askingClauses), as terms: an answer must hold

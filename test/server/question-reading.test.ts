@@ -249,6 +249,15 @@ test('"specified", "emptied", "busier" meet "specify", "empty", "busy"; "specifi
   assert.notDeepEqual(terms('specific'), terms('specify'));
 });
 
+test('a short phrase before the question that says where ("After an INSERT,", "In psql,") is asked with it; what the visitor did is told', () => {
+  assert.equal(questionAsked('In psql, how do I list tables?'), 'In psql, how do I list tables?');
+  assert.deepEqual(askedAndTold('In psql, how do I list tables?').asked, terms('psql list tables'));
+  assert.ok(askedAndTold('After an INSERT, how do I get the new id without a second query?').asked.includes(terms('INSERT')[0]!));
+  // A clause with someone doing something in it tells.
+  assert.deepEqual(askedAndTold(questionAsked('When I run my script, how do I see the output?')).told, terms('run script'));
+  assert.deepEqual(askedAndTold(questionAsked('After I upgraded to the new release of the ledger app last week, how do I see the output?')).asked, terms('see output'));
+});
+
 test('a heading asks what a question asks when it opens with the same question word and ends with a question mark', () => {
   assert.ok(headingAsksAs('Why must dictionary keys be immutable?', "Why can't I use a list as a dictionary key?"));
   assert.ok(headingAsksAs('How can I sort a list? (in place)', 'how do I sort a list'));
