@@ -15,7 +15,7 @@
  */
 import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, actionAsked, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, actionAsked, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingOpensAs, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -330,6 +330,9 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const thing = questionTerms.filter((term) => !PURPOSE_WORDS.has(term));
   const tellsPurposeOf = (unit: Unit) => thing.length > 0 && TELLS_PURPOSE.test(unit.text) && weightOf(thing, (term) => unit.passage.ownHeadingTerms.has(term)) > 0.99;
   let purposeTold = false;
+  // A FAQ entry headed by the question in the visitor's own opening words ("Why does Python use indentation for grouping of
+  // statements?") answers it with its first sentence, whatever words the rest of either uses.
+  const entriesOfQuestion = new Set(passages.filter((passage) => headingOpensAs(ownHeading(passage.section.section, { withParameters: true }) || passage.section.title, input.question)));
   const best = (candidates: Unit[], wanted: string[]): { unit: Unit; score: number } | undefined => {
     const totalWeight = wanted.reduce((sum, term) => sum + weight(term), 0);
     let chosen: { unit: Unit; score: number } | undefined;
@@ -354,6 +357,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
         asksWhy && unit.text.endsWith(':') && REASONS.test(unit.text) && headingMatch / totalWeight >= MIN_PART_COVERAGE && unit.passage.blocks[unit.block + 1]?.kind === 'item';
       // "What is … for?" is answered by what that passage says it is for, when it says so, rather than by what it is.
       const tellsPurpose = purposeTold && tellsPurposeOf(unit);
+      const opensEntryOfQuestion = unit.position === 0 && entriesOfQuestion.has(unit.passage);
       if (matched === 0 && !opensHeading && !definitional && !explains && !reasons && !tellsPurpose) continue;
       // A passage whose own heading names what is asked is about it, whatever its rank.
       const about = weightOf(wanted, (term) => unit.passage.ownHeadingTerms.has(term));
@@ -364,7 +368,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const isEntry = entries.has(unit) && !asksWhy;
       // The heading "List Comprehensions" defines them; "Nested List Comprehensions" narrows them.
       const coverage =
-        (explains || isEntry || reasons || tellsPurpose ? 1 : 0) +
+        (explains || isEntry || reasons || tellsPurpose || opensEntryOfQuestion ? 1 : 0) +
         (defines ? 1 + headingExactness(unit.passage.ownHeadingTerms, wanted) + (0.25 * followUp) / totalWeight : (match + 0.5 * headingMatch + 0.25 * followUp) / totalWeight);
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       const phrased = 1 + PAIR_WEIGHT * pairShare(unit);

@@ -32,7 +32,7 @@ import { fencedBlocks, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
-import { headingAsksAs, inPagesWords, namesNoTopic, calls, calledEntry, HOW_TO_ASKED, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
+import { headingAsksAs, headingOpensAs, inPagesWords, namesNoTopic, calls, calledEntry, HOW_TO_ASKED, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -306,7 +306,9 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       const narrowEntry = asksDefinition && !namesIdentifier && (isApiHeading(ownHeadingText) || namedByTitle);
       // A heading that is itself a question asked as the visitor asks ("Why must dictionary keys be immutable?" for "Why
       // can't I use a list as a dictionary key?") is an entry of questions and answers: holding their words, it answers them.
-      const answersQuestion = headingAsksAs(ownHeadingText, input.question) ? headingCoverage : 0;
+      // One that opens with the question's own words ("Why does Python use indentation for grouping of statements?" for "why
+      // does python use indentation instead of curly braces") is its entry, whatever else either says.
+      const answersQuestion = headingOpensAs(ownHeadingText, input.question) ? 1 : headingAsksAs(ownHeadingText, input.question) ? headingCoverage : 0;
       const defines = asksDefinition && !namedByTitle && headingCoverage > 0.99 ? headingExactness(headingTerms, questionTerms) : 0;
       // The entry of the API the question names is what it asks about; the first of them most. A reference table's
       // row that the name heads ("| `unnest` ( `anyarray` ) → …") is its entry too, as a heading found by name is.

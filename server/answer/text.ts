@@ -722,6 +722,22 @@ export function headingAsksAs(heading: string, question: string): boolean {
   return word !== undefined && QUESTION_OPENING.exec(heading)?.[1]?.toLowerCase() === word && /[?？]\s*(?:\((?:[^()]|\([^()]*\))*\)\s*)?$/.test(heading);
 }
 
+/**
+ * Whether a heading that asks as the question does (headingAsksAs) also opens with its words, in their order, two of them
+ * or more no stop words: "Why does Python use indentation for grouping of statements?" is the FAQ's own entry for "why
+ * does python use indentation instead of curly braces"; "How do I make an executable …?" is not for "how do I make a
+ * thread stop?".
+ */
+export function headingOpensAs(heading: string, question: string): boolean {
+  if (!headingAsksAs(heading, question)) return false;
+  const headingWords = words(heading);
+  const questionWords = words(question);
+  let shared = 0;
+  while (shared < headingWords.length && shared < questionWords.length && headingWords[shared] === questionWords[shared]) shared++;
+  return headingWords.slice(0, shared).filter((word) => !isStopWord(word)).length >= OPENING_CONTENT_WORDS;
+}
+const OPENING_CONTENT_WORDS = 2;
+
 /** A clause that opens with the words of a question: "how do I …", "can I …", "and what is …". */
 const OPENS_QUESTION = new RegExp(String.raw`^\s*(?:${OPENING_CONJUNCTION})?(?:how|what|why|which|who|can|could|should|is|are|do|does)\b`, 'i');
 /** A clause that ends asking: with a question mark. */

@@ -2171,6 +2171,28 @@ describe('an entry of questions and answers', () => {
   });
 });
 
+describe('an entry of questions and answers headed by the visitor\'s own opening words', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
+    // The export page holds more of the question's words; the FAQ's heading asks it as the visitor starts to, and its answer says none of the rest.
+    await addPage('exports', 'Exports', '# Exports\n\n## Totals in exports\n\nAn export keeps every fraction of a cent of the ledger totals instead of a rounded figure, so the totals can be checked against the bank.');
+    await addPage(
+      'billing-faq',
+      'Billing FAQ',
+      '# Billing FAQ\n\n## Why does the ledger round totals when it stores them?\n\nBanks settle payments in whole cents, so a fraction of a cent is dropped as an entry is written.\n\n## Why is my invoice late?\n\nInvoices go out on the first of the month.',
+    );
+  });
+  after(() => own.stop());
+
+  test('a heading that opens as the question does ("Why does the ledger round totals …?") answers it, over a passage holding more of its words', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'why does the ledger round totals instead of keeping every fraction of a cent?' } });
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/billing-faq#why-does-the-ledger-round-totals-when-it-stores-them', json.text);
+    assert.match(json.text, /^Banks settle payments in whole cents/);
+  });
+});
+
 describe('a word of a letter and a hyphen', () => {
   let own: TestServer;
   before(async () => {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { actionAsked, askedAndTold, askFirst, inPagesWords, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
+import { actionAsked, askedAndTold, headingOpensAs, askFirst, inPagesWords, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -256,6 +256,14 @@ test('a short phrase before the question that says where ("After an INSERT,", "I
   // A clause with someone doing something in it tells.
   assert.deepEqual(askedAndTold(questionAsked('When I run my script, how do I see the output?')).told, terms('run script'));
   assert.deepEqual(askedAndTold(questionAsked('After I upgraded to the new release of the ledger app last week, how do I see the output?')).asked, terms('see output'));
+});
+
+test('a heading that asks as the question does and opens with its words, two of them content words, is its entry', () => {
+  assert.ok(headingOpensAs('Why does Python use indentation for grouping of statements?', 'why does python use indentation instead of curly braces'));
+  // Only the words of a question in common, or the heading does not ask.
+  assert.ok(!headingOpensAs('How do I make an executable from a Python script?', 'how do I make a thread stop?'));
+  assert.ok(!headingOpensAs('Why does Python use indentation', 'why does python use indentation instead of braces'));
+  assert.ok(!headingOpensAs('How does Python use indentation?', 'why does python use indentation instead of braces'));
 });
 
 test('a heading asks what a question asks when it opens with the same question word and ends with a question mark', () => {
