@@ -77,8 +77,12 @@ export function words(text: string, options: { joinedAlone?: boolean } = {}): st
 /** A Latin letter joined by a hyphen to a word, "f-string", "e-mail", "B-tree", "x-axis"; not "3.x-compatible", "don't-care". */
 const LETTER_JOINED = /(?<![\p{L}\p{N}_.'’\u2010\u2011-])(\p{Script=Latin})[-\u2010\u2011](\p{L}{2,})(?![\p{L}\p{N}_])/gu;
 
-/** Crude suffix stripping: enough to make inflections of one word meet, never a dictionary. */
-export function stem(word: string): string {
+/**
+ * Crude suffix stripping: enough to make inflections of one word meet, never a dictionary. A noun meets its verb too
+ * ("occurrence" and "occurs", "replication" and "replicate"), unless `plain` (SYNONYMS are compared so: "terminal" is
+ * not "terminate", which means to stop).
+ */
+export function stem(word: string, { plain = false }: { plain?: boolean } = {}): string {
   let w = word.replace(/['’]s$/, '').replace(/['’]/g, '');
   if (w.length <= 3 || UNSPACED_SCRIPT.test(w) || /[\d_]/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
@@ -88,26 +92,39 @@ export function stem(word: string): string {
   const inflected = w;
   for (const suffix of SUFFIXES) {
     // Not the "-ly" of a verb: "apply", "reply", "supply".
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !(suffix === 'ly' && w.endsWith('ply'))) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && (plain || !(suffix === 'ly' && VERB_IN_LY.test(w)))) {
+      if (plain) {
+        w = w.slice(0, -suffix.length);
+        break;
+      }
       // "creation" is "create"'s noun: after a vowel, "-ation" leaves the "at" that "create" and "associate" keep (below).
       w = w.slice(0, suffix === 'ation' && /[aeiou]ation$/.test(w) ? -3 : -suffix.length);
-      // "specified", "easier", "easily" are "specify", "easy": as "specifies" is; "specification", "notification" are
-      // "specify", "notify".
+      // "specified", "busier", "emptiness" are "specify", "busy", "empty": as "specifies" is; "specification",
+      // "notification" are "specify", "notify".
       if (/^(?:ed|er|ly|ness)$/.test(suffix) && w.endsWith('i')) w = `${w.slice(0, -1)}y`;
       else if (suffix === 'ation' && w.endsWith('ific')) w = `${w.slice(0, -2)}y`;
       break;
     }
   }
-  // "generate", "generated", "generating" meet "generation" ("gener"), "replicate" meets "replication": a verb in "-ate"
-  // loses it after a consonant, as its noun loses "-ation"; not "repeat" nor "create", whose "at" follows a vowel.
-  if (/(?:ate|ated|ating)$/.test(inflected) && /[^aeiou]at$/.test(w) && w.length - 2 >= 3) w = w.slice(0, -2);
-  // "occurrence" → "occurr", "existence" → "exist": the noun of a verb meets the verb ("occurs", "exists"); not a short
-  // stem ("instance", "sentence", "distance" are no "inst", "sent", "dist").
-  if (/(?:en|an)c$/.test(w) && w.length - 3 >= 5) w = w.slice(0, -3);
+  if (!plain) {
+    // "generate", "generated", "generating" meet "generation" ("gener"), "replicate" meets "replication": a verb in "-ate"
+    // loses it after a consonant, as its noun loses "-ation"; not "repeat" nor "create", whose "at" follows a vowel.
+    if (/(?:ate|ated|ating)$/.test(inflected) && /[^aeiou]at$/.test(w) && w.length - 2 >= 3) w = w.slice(0, -2);
+    // "occurrence" → "occurr", "existence" → "exist", "dependence" → "depend": the noun of a verb meets the verb ("occurs",
+    // "exists"); not a short stem ("instance", "sentence" are no "inst", "sent"), nor one that would be another word
+    // ("importance" is not "import", "experience" no "experiment", "performance" not the verb "perform").
+    else if (/(?:en|an)c$/.test(w) && w.length - 3 >= 5 && NOUN_OF_VERB.test(w.slice(0, -3))) w = w.slice(0, -3);
+  }
   // "stopped" → "stopp" → "stop", so it meets "stop"; but "adding" → "add" stays "add", as "add" does.
   if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
   return w;
 }
+
+/** Verbs that end in "-ly": "apply", "reply", "supply", "multiply", "comply", "imply"; not "deeply". */
+const VERB_IN_LY = /(?:^|ap|re|sup|multi|com|im)ply$/;
+/** The ends of a verb whose noun ends in "-ence" or "-ance": "exist", "occurr", "depend", "accept", "inherit", "appear", "differ", "allow". */
+const NOUN_OF_VERB = /(?:st|rr|nd|pt|it|ar|er|ow)$/;
+const PLAIN = { plain: true };
 
 const SUFFIXES = ['ational', 'ization', 'ation', 'ment', 'ness', 'ingly', 'edly', 'ing', 'ed', 'ly', 'er', 'able', 'ible', 'al', 'e'];
 
@@ -151,13 +168,14 @@ const SYNONYMS = `directory folder dir
   .split('\n')
   .map((group) => group.trim().split(/\s+/));
 const SYNONYM_OF = new Map<string, string>();
-for (const group of SYNONYMS) for (const word of group) SYNONYM_OF.set(stem(word), stem(group[0]!));
+for (const group of SYNONYMS) for (const word of group) SYNONYM_OF.set(stem(word, PLAIN), stem(group[0]!, PLAIN));
 
 /** The other words of a word's synonym group, as written: what else to search for. */
 export function synonymsOf(word: string): string[] {
-  const canonical = SYNONYM_OF.get(stem(word.toLowerCase()));
+  const typed = stem(word.toLowerCase(), PLAIN);
+  const canonical = SYNONYM_OF.get(typed);
   if (!canonical) return [];
-  return SYNONYMS.find((group) => stem(group[0]!) === canonical)!.filter((other) => stem(other) !== stem(word.toLowerCase()) && !other.includes('_'));
+  return SYNONYMS.find((group) => stem(group[0]!, PLAIN) === canonical)!.filter((other) => stem(other, PLAIN) !== typed && !other.includes('_'));
 }
 
 /** A stop word, also when contracted: "what's", "there's", "don't". */
@@ -303,7 +321,8 @@ function termsOfWord(word: string): readonly string[] {
   }
   if (isStopWord(word) || (word.length < 2 && !/\d/.test(word))) return [];
   const stemmed = stem(word);
-  return [SYNONYM_OF.get(stemmed) ?? stemmed];
+  // A synonym as its group's words are read (PLAIN), else as the word's verb is ("modified" as "modify").
+  return [SYNONYM_OF.get(stem(word, PLAIN)) ?? SYNONYM_OF.get(stemmed) ?? stemmed];
 }
 
 /**
@@ -734,9 +753,14 @@ export function headingOpensAs(heading: string, question: string): boolean {
   const questionWords = words(question);
   let shared = 0;
   while (shared < headingWords.length && shared < questionWords.length && headingWords[shared] === questionWords[shared]) shared++;
-  return headingWords.slice(0, shared).filter((word) => !isStopWord(word)).length >= OPENING_CONTENT_WORDS;
+  // Not where the question goes on naming the same thing ("the difference between a list comprehension and map" is not
+  // "… between a list and a tuple?"): what follows in the question is a word of another phrase ("instead of …"), or nothing.
+  const next = questionWords[shared];
+  return headingWords.slice(0, shared).filter((word) => !isStopWord(word)).length >= OPENING_CONTENT_WORDS && (next === undefined || isStopWord(next) || PHRASE_OPENING.test(next));
 }
 const OPENING_CONTENT_WORDS = 2;
+/** Words that open a phrase of their own though not stop words: "instead of", "rather than", "unlike", "compared to". */
+const PHRASE_OPENING = /^(?:instead|rather|unlike|compared|except|besides|whereas)$/;
 
 /** A clause that opens with the words of a question: "how do I …", "can I …", "and what is …". */
 const OPENS_QUESTION = new RegExp(String.raw`^\s*(?:${OPENING_CONJUNCTION})?(?:how|what|why|which|who|can|could|should|is|are|do|does)\b`, 'i');
@@ -823,8 +847,12 @@ export function askingClauses(question: string): string | undefined {
   return error || clauses[0]!.asks || 2 * askedTerms >= terms(question).length ? text : undefined;
 }
 
-/** A phrase that opens with a preposition and has no one doing anything in it: "After an INSERT", "In psql", "On Windows". */
-const LEADING_PHRASE = /^(?:after|before|in|on|from|with|inside|within|during|for|using|via|without|across|between)\b(?!.*\b(?:i|i'm|we|my|our|you|your|it|they|he|she)\b)/i;
+/**
+ * A phrase that opens with a preposition and has no one doing anything in it: "After an INSERT", "In psql", "On Windows";
+ * not a word of the visitor's talk ("For example", "In general", "On the other hand") nor what they did ("After upgrading").
+ */
+const LEADING_PHRASE =
+  /^(?:after|before|in|on|from|with|inside|within|during|for|using|via|without|across|between)\b(?!\s+(?:example|instance|general|short|fact|particular|practice|addition|theory|any\s+case|the\s+other\s+hand|the\s+meantime|my\s+case)\b|\s+\p{L}+ing\b)(?!.*\b(?:i|i'm|we|my|our|you|your|it|they|he|she)\b)/iu;
 const LEADING_PHRASE_WORDS = 5;
 const isLeadingPhrase = (clause: string) => LEADING_PHRASE.test(clause) && words(clause).length <= LEADING_PHRASE_WORDS;
 
@@ -1221,7 +1249,7 @@ export function comparedNames(question: string): string[] {
 export const COMPARING = new Set(terms('difference differences differ compare comparison better'));
 
 /** Words that say what kind of thing a name is ("hash index", "the with statement"): a heading may name it without them ("Hash"). */
-const KIND_WORDS = new Set(['index', 'type', 'function', 'method', 'statement', 'command', 'clause', 'operator', 'keyword', 'option', 'setting', 'parameter', 'module', 'class'].map(stem));
+const KIND_WORDS = new Set(['index', 'type', 'function', 'method', 'statement', 'command', 'clause', 'operator', 'keyword', 'option', 'setting', 'parameter', 'module', 'class'].map((word) => stem(word)));
 
 /** A name followed by the kind of thing it is: "nonlocal keyword", "zip() function", "json module". */
 const NAMED_KIND = /([\p{L}\p{N}_.()]+)\s+(keywords?|statements?|functions?|methods?|commands?|clauses?|operators?|modules?)\b/giu;

@@ -230,8 +230,9 @@ test('the noun of a verb ("occurrences", "existence", "inheritance") is read as 
   assert.deepEqual(terms('occurrences of each word'), terms('occurs each word'));
   assert.deepEqual(terms('existence'), terms('exists'));
   assert.deepEqual(terms('inheritance'), terms('inherits'));
-  assert.deepEqual(terms('performance'), terms('performed'));
-  for (const [noun, other] of [['instance', 'inst'], ['sentence', 'sent'], ['distance', 'dist'], ['balance', 'bal']])
+  assert.deepEqual(terms('dependence'), terms('depends'));
+  // Not a short stem, nor one that is another word: "importance" is not about `import`, "experience" not about experiments.
+  for (const [noun, other] of [['instance', 'inst'], ['sentence', 'sent'], ['importance', 'import'], ['experience', 'experiment'], ['performance', 'perform']])
     assert.notDeepEqual(terms(noun), terms(other), noun);
 });
 
@@ -241,12 +242,19 @@ test('a verb in "-ate" meets its noun in "-ation" ("replicate", "replication"); 
   assert.deepEqual(terms('repeated'), terms('repeat'));
   assert.deepEqual(terms('formatted'), terms('format'));
   assert.notDeepEqual(terms('format'), terms('form'));
+  // A word of a synonym group is not another word that now shares its stem: a terminal is not to stop, "active" not to enable.
+  assert.deepEqual(terms('terminate'), terms('stop'));
+  assert.notDeepEqual(terms('terminal'), terms('stop'));
+  assert.deepEqual(terms('activate'), terms('enable'));
+  assert.notDeepEqual(terms('active'), terms('enable'));
 });
 
 test('"specified", "emptied", "busier" meet "specify", "empty", "busy"; "specification" meets "specify"; "apply" is no adverb', () => {
   for (const [one, other] of [['specified', 'specify'], ['queried', 'query'], ['emptied', 'empty'], ['busier', 'busy'], ['specification', 'specifies'], ['notification', 'notify'], ['apply', 'applied'], ['replies', 'reply']])
     assert.deepEqual(terms(one), terms(other), one);
   assert.notDeepEqual(terms('specific'), terms('specify'));
+  assert.deepEqual(terms('deeply'), terms('deep'));
+  assert.deepEqual(terms('modified'), terms('change'));
 });
 
 test('a short phrase before the question that says where ("After an INSERT,", "In psql,") is asked with it; what the visitor did is told', () => {
@@ -256,6 +264,10 @@ test('a short phrase before the question that says where ("After an INSERT,", "I
   // A clause with someone doing something in it tells.
   assert.deepEqual(askedAndTold(questionAsked('When I run my script, how do I see the output?')).told, terms('run script'));
   assert.deepEqual(askedAndTold(questionAsked('After I upgraded to the new release of the ledger app last week, how do I see the output?')).asked, terms('see output'));
+  assert.deepEqual(askedAndTold(questionAsked('After upgrading to 16, how do I see the output?')).asked, terms('see output'));
+  // Nor a word of the visitor's talk.
+  assert.deepEqual(askedAndTold(questionAsked('For example, how do I list tables?')).asked, terms('list tables'));
+  assert.deepEqual(askedAndTold(questionAsked('In general, what is a tablespace?')).asked, terms('tablespace'));
 });
 
 test('a heading that asks as the question does and opens with its words, two of them content words, is its entry', () => {
@@ -264,6 +276,8 @@ test('a heading that asks as the question does and opens with its words, two of 
   assert.ok(!headingOpensAs('How do I make an executable from a Python script?', 'how do I make a thread stop?'));
   assert.ok(!headingOpensAs('Why does Python use indentation', 'why does python use indentation instead of braces'));
   assert.ok(!headingOpensAs('How does Python use indentation?', 'why does python use indentation instead of braces'));
+  // Nor where the question goes on naming the same thing.
+  assert.ok(!headingOpensAs('What is the difference between a list and a tuple?', 'what is the difference between a list comprehension and map'));
 });
 
 test('a heading asks what a question asks when it opens with the same question word and ends with a question mark', () => {
