@@ -852,7 +852,7 @@ export function askingClauses(question: string): string | undefined {
  * not a word of the visitor's talk ("For example", "In general", "On the other hand") nor what they did ("After upgrading").
  */
 const LEADING_PHRASE =
-  /^(?:after|before|in|on|from|with|inside|within|during|for|using|via|without|across|between)\b(?!\s+(?:example|instance|general|short|fact|particular|practice|addition|theory|any\s+case|the\s+other\s+hand|the\s+meantime|my\s+case)\b|\s+\p{L}+ing\b)(?!.*\b(?:i|i'm|we|my|our|you|your|it|they|he|she)\b)/iu;
+  /^(?!(?:after|before)\s+\p{L}+ing\b)(?:after|before|in|on|from|with|inside|within|during|for|using|via|without|across|between)\b(?!\s+(?:example|instance|general|short|fact|particular|practice|addition|theory|any\s+case|the\s+other\s+hand|the\s+meantime|my\s+case)\b)(?!.*\b(?:i|i'm|we|my|our|you|your|it|they|he|she)\b)/iu;
 const LEADING_PHRASE_WORDS = 5;
 const isLeadingPhrase = (clause: string) => LEADING_PHRASE.test(clause) && words(clause).length <= LEADING_PHRASE_WORDS;
 

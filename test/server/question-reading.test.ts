@@ -260,6 +260,7 @@ test('"specified", "emptied", "busier" meet "specify", "empty", "busy"; "specifi
 test('a short phrase before the question that says where ("After an INSERT,", "In psql,") is asked with it; what the visitor did is told', () => {
   assert.equal(questionAsked('In psql, how do I list tables?'), 'In psql, how do I list tables?');
   assert.deepEqual(askedAndTold('In psql, how do I list tables?').asked, terms('psql list tables'));
+  assert.deepEqual(askedAndTold(questionAsked('For string formatting, how do I pad a number?')).asked, terms('string formatting pad number'));
   assert.ok(askedAndTold('After an INSERT, how do I get the new id without a second query?').asked.includes(terms('INSERT')[0]!));
   // A clause with someone doing something in it tells.
   assert.deepEqual(askedAndTold(questionAsked('When I run my script, how do I see the output?')).told, terms('run script'));
