@@ -32,7 +32,7 @@ import { fencedBlocks, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
-import { headingAsksAs, headingOpensAs, inPagesWords, namesNoTopic, calls, calledEntry, HOW_TO_ASKED, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
+import { entryHeadingOf, headingAsksAs, headingOpensAs, inPagesWords, namesNoTopic, calls, calledEntry, HOW_TO_ASKED, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -752,11 +752,6 @@ async function entriesCompared(
 
 /** Within how many words of its start a compared thing's entry names it, when it opens by saying what it is. */
 const OPENING_NAME_WORDS = 4;
-
-/** What heads a section as an entry: its own heading with its parameters, or its page's title for the page's opening. */
-function entryHeadingOf(hit: SectionHit): string {
-  return ownHeading(hit.section, { withParameters: true }) || hit.title;
-}
 
 /** A question about a view or a system catalog, which such a page is. */
 const VIEW_ASKED = /\b(?:views?|catalogs?)\b/i;

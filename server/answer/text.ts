@@ -93,12 +93,9 @@ export function stem(word: string, { plain = false }: { plain?: boolean } = {}):
   for (const suffix of SUFFIXES) {
     // Not the "-ly" of a verb: "apply", "reply", "supply".
     if (w.endsWith(suffix) && w.length - suffix.length >= 3 && (plain || !(suffix === 'ly' && VERB_IN_LY.test(w)))) {
-      if (plain) {
-        w = w.slice(0, -suffix.length);
-        break;
-      }
       // "creation" is "create"'s noun: after a vowel, "-ation" leaves the "at" that "create" and "associate" keep (below).
-      w = w.slice(0, suffix === 'ation' && /[aeiou]ation$/.test(w) ? -3 : -suffix.length);
+      w = w.slice(0, !plain && suffix === 'ation' && /[aeiou]ation$/.test(w) ? -3 : -suffix.length);
+      if (plain) break;
       // "specified", "busier", "emptiness" are "specify", "busy", "empty": as "specifies" is; "specification",
       // "notification" are "specify", "notify".
       if (/^(?:ed|er|ly|ness)$/.test(suffix) && w.endsWith('i')) w = `${w.slice(0, -1)}y`;
@@ -1050,6 +1047,11 @@ export function unaskedHeadingShare(heading: string | undefined, askedAbout: Set
 export function ownHeading(path: string | undefined, options: { withParameters?: boolean } = {}): string {
   const heading = path?.split(PATH_SEPARATOR).at(-1) ?? '';
   return options.withParameters ? heading : heading.replace(/\([^()]*\)/g, ' ');
+}
+
+/** What heads a section as an entry: its own heading with its parameters, or its page's title for the page's opening. */
+export function entryHeadingOf(section: { section?: string; title: string }): string {
+  return ownHeading(section.section, { withParameters: true }) || section.title;
 }
 
 /** The headings above a section's own ("Install › Linux" → "Install"), joined by spaces. */
