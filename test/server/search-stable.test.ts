@@ -92,6 +92,22 @@ describe('entries found by their heading', () => {
     assert.deepEqual(found[0], urls);
     assert.deepEqual(found[1], found[0]);
   });
+
+  test('a call comes first as the visitor writes it: `pause()` is the function, not a class `dbg.Pause` of a shorter heading', async () => {
+    const fixture = baseFixture();
+    const docs = fixture.organisations[0]!.sources.find((source) => source.id === 'docs')!;
+    docs.pages.push(
+      { url: 'https://acme.test/api/debugger', title: 'debugger', content: '# debugger\n\n## class dbg.Pause()\n\nThis class implements temporary pauses and their ignore counts.' },
+      { url: 'https://acme.test/api/builtins', title: 'Built-in functions', content: '# Built-in functions\n\n## pause(*args, **options)\n\nThis function drops you into the debugger at the call site.' },
+    );
+    const server = await startTestServer({ fixture });
+    try {
+      const hits = await searchHeadings(server.db, { organisationId: 'acme', sources: ['docs'], names: ['pause()'], limit: 5 });
+      assert.deepEqual(hits.map((hit) => hit.url), ['https://acme.test/api/builtins#pauseargs-options', 'https://acme.test/api/debugger#class-dbgpause']);
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe('a server of the release before words were joined, split or hyphenated', () => {
