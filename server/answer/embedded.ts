@@ -116,6 +116,13 @@ const announcesWhatFollows = (unit: Unit) => {
 const SIGNPOST =
   /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b|see\s+(?:also|(?:the\s+)?(?:section|chapter|table|figure|appendix|page|documentation|reference)|below|above)\b)/i;
 
+/** A sentence that says where the document goes on rather than anything of the topic: "Later in this chapter we will see how to
+ * deal with this issue.", "If you are eager to fill your tables with data now you can skip ahead to Chapter 6."
+ */
+const POINTS_ELSEWHERE =
+  /\b(?:later|earlier|elsewhere|further on)\s+in\s+(?:this|the)\s+(?:chapter|section|document|manual|tutorial|guide|page|book)\b|\bwe(?:['’]ll|\s+will|\s+shall)\s+(?:see|discuss|describe|explain|look\s+at|cover|return\s+to|come\s+back\s+to)\b|\bwill\s+be\s+(?:described|discussed|explained|covered)\s+(?:later|below|in\s+(?:a\s+later|the\s+next))\b|\bskip\s+ahead\s+to\b|\bthe\s+rest\s+of\s+this\s+(?:chapter|section|document|tutorial)\b/i;
+const isSignpost = (text: string) => SIGNPOST.test(text) || POINTS_ELSEWHERE.test(text);
+
 const SEE_ALSO = /^see also:?$/i;
 /** An entry of a list of further reading: its title (which may hold a colon, unlike DEFINITION_ENTRY's term), then " : " and what it is. */
 const REFERENCE_ENTRY = /^.{1,100}?\s:\s\S/;
@@ -376,7 +383,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
       // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it; "CREATE VIEW —
       // define a new view" says what a command does, which answers "How do I …?" less than a sentence that shows how.
-      const signpost = SIGNPOST.test(unit.text) || unit.furtherReading ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
+      const signpost = isSignpost(unit.text) || unit.furtherReading ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
       // "Changed in version 3.9: … raise `ImportError` …" says what a version changed, not what happens now.
       const changeNote = !changesAsked && CHANGE_NOTE.test(unit.text) ? CHANGE_NOTE_WEIGHT : 1;
       // "Which setting …?" asks for a setting's name: its entry says it.
@@ -433,7 +440,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   // method"): its opening sentences go before a later one that answers, when they are short.
   const openingOf = (unit: Unit): string | undefined => {
     const opening = openingUnit(unit.passage, units);
-    if (!opening || SIGNPOST.test(opening.text) || VERSION_NOTE.test(opening.text)) return undefined;
+    if (!opening || isSignpost(opening.text) || VERSION_NOTE.test(opening.text)) return undefined;
     if (weightOf(questionTerms, (term) => unit.passage.ownHeadingTerms.has(term)) < OPENING_ABOUT) return undefined;
     // Before the answering sentence's own paragraph, which is quoted in context.
     return openingSentences(unit.passage, units, unit.block);

@@ -2193,6 +2193,23 @@ describe('an entry of questions and answers headed by the visitor\'s own opening
   });
 });
 
+describe('a sentence that only says where the document goes on', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    await pushPage(own, 'ledger-basics', 'Ledger basics', '# Ledger basics\n\nThe ledger keeps every payment of the shop. Later in this chapter we will see how refunds of a month are listed. Each payment has an amount and a date.');
+    await pushPage(own, 'refund-reports', 'Refund reports', '# Refund reports\n\n## Monthly list\n\nThe refunds command prints every refund of the month you name, newest first.');
+  });
+  after(() => own.stop());
+
+  test('"Later in this chapter we will see …" is not the answer, though it holds the question\'s words; the passage that says it is', async () => {
+    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How are the refunds of a month listed in the ledger?' } });
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/refund-reports#monthly-list', json.text);
+    assert.match(json.text, /^The refunds command prints every refund of the month you name/);
+    assert.doesNotMatch(json.text, /we will see/);
+  });
+});
+
 describe('a word of a letter and a hyphen', () => {
   let own: TestServer;
   before(async () => {
