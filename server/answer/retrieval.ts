@@ -84,6 +84,8 @@ interface Query {
 
 /** Questions of up to this many content words are also asked once without each of them. */
 const MAX_LEAVE_ONE_OUT = 7;
+/** How much "difference", "compare" and "better" weigh in a question comparing two things or more, against its other words. */
+const COMPARING_WEIGHT = 0.3;
 /** Of a longer question told in several clauses, at most this many are asked on their own. */
 const MAX_CLAUSES = 3;
 /** Of a question of five content words or more, its rarest this many are also asked three at a time. */
@@ -260,6 +262,10 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
     const holders = entries.filter((entry) => holds(entry)(term)).length;
     rarity.set(term, Math.log(1 + (entries.length + 1) / (holders + 1)));
   }
+  // "What's the difference between a function and a procedure?": the word frames the comparison. A passage that says it of
+  // other things ("The difference between a call handler and an ordinary function is …") is not about the two compared.
+  if ([...questionTerms].filter((term) => !COMPARING.has(term)).length >= 2)
+    for (const term of questionTerms) if (COMPARING.has(term)) rarity.set(term, rarity.get(term)! * COMPARING_WEIGHT);
   const shareOf = (wanted: readonly string[], have: (term: string) => boolean) => {
     const total = wanted.reduce((sum, term) => sum + rarity.get(term)!, 0);
     return total === 0 ? 0 : wanted.reduce((sum, term) => sum + (have(term) ? rarity.get(term)! : 0), 0) / total;

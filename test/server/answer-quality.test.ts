@@ -2210,6 +2210,25 @@ describe('a sentence that only says where the document goes on', () => {
   });
 });
 
+describe('a question comparing two things', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    // One passage says "difference" of something else, with one of the two things; the other tells the two apart without the word.
+    await pushPage(own, 'sweeps', 'Sweeps', '# Sweeps\n\n## Sweep handlers\n\nThe difference between a sweep handler and an ordinary journal is that the handler settles the payments of a whole day at once.');
+    await pushPage(own, 'books', 'Books of account', '# Books of account\n\n## Kinds of books\n\nA journal records every payment in the order it happens, while a ledger keeps the running totals of each account.');
+  });
+  after(() => own.stop());
+
+  test('is answered by the passage about the two things, not by one that says "the difference between" of another', async () => {
+    for (const message of ['What is the difference between a ledger and a journal?', "what's actually the difference between a ledger and a journal? my boss wants journals everywhere and I don't get why"]) {
+      const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } });
+      assert.equal(json.sources[0]?.url, 'https://acme.test/docs/books#kinds-of-books', `${message}: ${json.text}`);
+      assert.match(json.text, /^A journal records every payment in the order it happens, while a ledger keeps the running totals/);
+    }
+  });
+});
+
 describe('a word of a letter and a hyphen', () => {
   let own: TestServer;
   before(async () => {
