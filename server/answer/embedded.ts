@@ -117,11 +117,12 @@ const SIGNPOST =
   /^(?:(?:this|the following|the next|the present)\s+(?:chapter|section|page|part|document|appendix|tutorial|guide|article|manual|howto|module documentation)\b|(?:refer to|for (?:more|further) (?:information|details)|more information)\b|if you want (?:those|these|that|this), see\b|see\s+(?:also|(?:the\s+)?(?:section|chapter|table|figure|appendix|page|documentation|reference)|below|above)\b)/i;
 
 /**
- * A sentence that says where the document goes on rather than anything of the topic: "Later in this chapter we will see
- * how to deal with this issue.", "If you are eager to fill your tables with data now you can skip ahead to Chapter 6."
+ * A sentence that says where the document goes on rather than anything of the topic, from its start ("Later in this
+ * chapter we will see how to deal with this issue.", "This is covered in Chapter 7."; not "As we will see, the default
+ * is 5."), or anywhere when it sends the reader ahead ("… you can skip ahead to Chapter 6").
  */
 const POINTS_ELSEWHERE =
-  /\b(?:later|earlier|elsewhere|further on)\s+in\s+(?:this|the)\s+(?:chapter|section|document|manual|tutorial|guide|page|book)\b|\bwe(?:['’]ll|\s+will|\s+shall)\s+(?:see|discuss|describe|explain|look\s+at|cover|return\s+to|come\s+back\s+to)\b|\bwill\s+be\s+(?:described|discussed|explained|covered)\s+(?:later|below|in\s+(?:a\s+later|the\s+next))\b|\bskip\s+ahead\s+to\b|\bthe\s+rest\s+of\s+this\s+(?:chapter|section|document|tutorial)\b/i;
+  /^(?:(?:then|next|now|below)\s*,?\s+)?(?:(?:later|earlier|elsewhere|further on)\s+in\s+(?:this|the)\s+(?:chapter|section|document|manual|tutorial|guide|page|book)\b|we(?:['’]ll|\s+will|\s+shall)\s+(?:see|discuss|describe|explain|look\s+at|cover|return\s+to|come\s+back\s+to)\b|(?:this|these|they|it)\s+(?:is|are|will\s+be)\s+(?:described|discussed|explained|covered)\s+(?:later|below|in\s+(?:a\s+later|the\s+next|chapter|section))\b)|\bskip\s+ahead\s+to\b/i;
 const isSignpost = (text: string) => SIGNPOST.test(text) || POINTS_ELSEWHERE.test(text);
 
 const SEE_ALSO = /^see also:?$/i;

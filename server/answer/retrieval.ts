@@ -84,7 +84,7 @@ interface Query {
 
 /** Questions of up to this many content words are also asked once without each of them. */
 const MAX_LEAVE_ONE_OUT = 7;
-/** How much "difference", "compare" and "better" weigh in a question comparing two things or more, against its other words. */
+/** How much "difference", "compare" and "better" weigh in a question comparing things ("… the difference between X and Y"), against its other words. */
 const COMPARING_WEIGHT = 0.3;
 /** Of a longer question told in several clauses, at most this many are asked on their own. */
 const MAX_CLAUSES = 3;
@@ -149,7 +149,9 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   } else await ask(whole, first.hits);
   // "What does zip() do?": the entry of what it names, which ranking by words may bury under pages named after it (`zipfile`).
   const named = namedApis(input.question);
-  const entriesNamed = named.length > 0 ? await searchHeadings(db, { organisationId: input.organisationId, sources: input.sources, names: named, limit: NAMED_ENTRIES }) : [];
+  // As the visitor writes them: of entries named alike, the one in their letter case comes first (`breakpoint()`, not `bdb.Breakpoint`).
+  const namedAsTyped = named.map((name) => new RegExp(escapeRegExp(name), 'i').exec(input.question)?.[0] ?? name);
+  const entriesNamed = named.length > 0 ? await searchHeadings(db, { organisationId: input.organisationId, sources: input.sources, names: namedAsTyped, limit: NAMED_ENTRIES }) : [];
   fuse(entriesNamed, 1);
   // "staticmethod vs classmethod", "pg_dump vs pg_dumpall": each thing compared has its own entry, which says what it is.
   const compared = comparedNames(input.question);
@@ -264,7 +266,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   }
   // "What's the difference between a function and a procedure?": the word frames the comparison. A passage that says it of
   // other things ("The difference between a call handler and an ordinary function is …") is not about the two compared.
-  if ([...questionTerms].filter((term) => !COMPARING.has(term)).length >= 2)
+  if (compared.length > 0 && [...questionTerms].filter((term) => !COMPARING.has(term)).length >= 2)
     for (const term of questionTerms) if (COMPARING.has(term)) rarity.set(term, rarity.get(term)! * COMPARING_WEIGHT);
   const shareOf = (wanted: readonly string[], have: (term: string) => boolean) => {
     const total = wanted.reduce((sum, term) => sum + rarity.get(term)!, 0);

@@ -444,14 +444,14 @@ export async function searchHeadings(db: Queryable, params: PagesSearched & { na
   };
   // Asked as a call (`zip()`), the entry with a parameter list comes before a heading of just the name.
   const called = (row: SectionRow, at: number) => (asked[at]!.endsWith('()') && !ownHeadingOf(row.path).includes('(') ? 1 : 0);
-  // Written as the visitor writes it (`breakpoint()`, the built-in) before in another letter case (`class bdb.Breakpoint`).
-  const typed = names.map((name) => params.names.find((one) => one.toLowerCase().replace(/\(\)$/, '') === name)!.replace(/\(\)$/, ''));
+  // Then written as the visitor writes it (`breakpoint()`, the built-in) before in another letter case (`class bdb.Breakpoint`).
+  const typed = asked.map((name) => params.names.find((one) => one.toLowerCase() === name)!.replace(/\(\)$/, ''));
   const cased = typed.map((name) => new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`, 'u'));
   const otherCase = (row: SectionRow, at: number) => (cased[at]!.test(ownHeadingOf(row.path || row.title)) ? 0 : 1);
   return rows
     .map((row) => ({ row, at: rank(row) }))
     .filter((entry) => entry.at !== -1)
-    .sort((a, b) => a.at - b.at || otherCase(a.row, a.at) - otherCase(b.row, b.at) || called(a.row, a.at) - called(b.row, b.at) || a.row.path.length - b.row.path.length)
+    .sort((a, b) => a.at - b.at || called(a.row, a.at) - called(b.row, b.at) || otherCase(a.row, a.at) - otherCase(b.row, b.at) || a.row.path.length - b.row.path.length)
     .slice(0, params.limit)
     .map((entry) => toHit(entry.row, NOTHING_HIGHLIGHTED));
 }

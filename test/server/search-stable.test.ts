@@ -93,7 +93,7 @@ describe('entries found by their heading', () => {
     assert.deepEqual(found[1], found[0]);
   });
 
-  test('a call comes first as the visitor writes it: `pause()` is the function, not a class `dbg.Pause` of a shorter heading', async () => {
+  test('a call comes first as the visitor writes it: `pause()` is the function, not a class `dbg.Pause` of a shorter heading; `Pause()` the class', async () => {
     const fixture = baseFixture();
     const docs = fixture.organisations[0]!.sources.find((source) => source.id === 'docs')!;
     docs.pages.push(
@@ -102,8 +102,9 @@ describe('entries found by their heading', () => {
     );
     const server = await startTestServer({ fixture });
     try {
-      const hits = await searchHeadings(server.db, { organisationId: 'acme', sources: ['docs'], names: ['pause()'], limit: 5 });
-      assert.deepEqual(hits.map((hit) => hit.url), ['https://acme.test/api/builtins#pauseargs-options', 'https://acme.test/api/debugger#class-dbgpause']);
+      const found = async (name: string) => (await searchHeadings(server.db, { organisationId: 'acme', sources: ['docs'], names: [name], limit: 5 })).map((hit) => hit.url);
+      assert.deepEqual(await found('pause()'), ['https://acme.test/api/builtins#pauseargs-options', 'https://acme.test/api/debugger#class-dbgpause']);
+      assert.deepEqual(await found('Pause()'), ['https://acme.test/api/debugger#class-dbgpause', 'https://acme.test/api/builtins#pauseargs-options']);
     } finally {
       await server.stop();
     }
