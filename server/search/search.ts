@@ -432,26 +432,29 @@ const NOTHING_HIGHLIGHTED: HighlightTerms = { words: [], stems: [], prefixes: []
  * API asks for its entry this way too.
  */
 export async function searchHeadings(db: Queryable, params: PagesSearched & { names: string[]; limit: number }): Promise<SectionHit[]> {
-  const asked = [...new Set(params.names.map((name) => name.toLowerCase()))].filter((name) => /^[\p{L}_][\p{L}\p{N}_.]*(?:\(\))?$/u.test(name));
+  // Each name as the visitor first writes it, by its lower case.
+  const typedAs = new Map<string, string>();
+  for (const name of params.names) if (!typedAs.has(name.toLowerCase())) typedAs.set(name.toLowerCase(), name);
+  const asked = [...typedAs.keys()].filter((name) => /^[\p{L}_][\p{L}\p{N}_.]*(?:\(\))?$/u.test(name));
   const names = asked.map((name) => name.replace(/\(\)$/, ''));
   if (names.length === 0 || params.sources.length === 0) return [];
   // An identifier is indexed whole (`~generate_series`); a plain word through each of the sources' configurations.
   const rows = await headingRows(db, params, names, HEADED_CANDIDATES, `CASE WHEN asked ~ '[._]' THEN ('''${IDENTIFIER_MARK}' || asked || '''')::tsquery ELSE ${HEADING_WORDS} END`);
   const entries = names.map(entryHeading);
-  const rank = (row: SectionRow) => {
-    const heading = ownHeadingOf(row.path || row.title).toLowerCase();
-    return entries.findIndex((entry) => entry.test(heading));
-  };
-  // Asked as a call (`zip()`), the entry with a parameter list comes before a heading of just the name.
-  const called = (row: SectionRow, at: number) => (asked[at]!.endsWith('()') && !ownHeadingOf(row.path).includes('(') ? 1 : 0);
-  // Then written as the visitor writes it (`breakpoint()`, the built-in) before in another letter case (`class bdb.Breakpoint`).
-  const typed = asked.map((name) => params.names.find((one) => one.toLowerCase() === name)!.replace(/\(\)$/, ''));
-  const cased = typed.map((name) => new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`, 'u'));
-  const otherCase = (row: SectionRow, at: number) => (cased[at]!.test(ownHeadingOf(row.path || row.title)) ? 0 : 1);
+  // Each name in the visitor's letter case, as a word of a heading.
+  const cased = asked.map((name) => new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(typedAs.get(name)!.replace(/\(\)$/, ''))}(?![\\p{L}\\p{N}_])`, 'u'));
   return rows
-    .map((row) => ({ row, at: rank(row) }))
+    .map((row) => {
+      const heading = ownHeadingOf(row.path || row.title);
+      const at = entries.findIndex((entry) => entry.test(heading.toLowerCase()));
+      // Asked as a call (`zip()`), the entry with a parameter list comes before a heading of just the name.
+      const called = at !== -1 && asked[at]!.endsWith('()') && !ownHeadingOf(row.path).includes('(') ? 1 : 0;
+      // Then written as the visitor writes it (`breakpoint()`, the built-in) before in another letter case (`class bdb.Breakpoint`).
+      const otherCase = at !== -1 && cased[at]!.test(heading) ? 0 : 1;
+      return { row, at, called, otherCase };
+    })
     .filter((entry) => entry.at !== -1)
-    .sort((a, b) => a.at - b.at || called(a.row, a.at) - called(b.row, b.at) || otherCase(a.row, a.at) - otherCase(b.row, b.at) || a.row.path.length - b.row.path.length)
+    .sort((a, b) => a.at - b.at || a.called - b.called || a.otherCase - b.otherCase || a.row.path.length - b.row.path.length)
     .slice(0, params.limit)
     .map((entry) => toHit(entry.row, NOTHING_HIGHLIGHTED));
 }
