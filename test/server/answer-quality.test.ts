@@ -2085,6 +2085,11 @@ describe('summaries agree with the results', () => {
   });
 });
 
+/** Asks the acme help widget's chat, as the widget does. */
+function chatOn(server: TestServer, message: string) {
+  return server.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } });
+}
+
 /** Adds a page to the acme docs through the pages API, as a crawler would. */
 async function pushPage(server: TestServer, slug: string, title: string, content: string): Promise<void> {
   const response = await server.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: `https://acme.test/docs/${slug}`, title, content } });
@@ -2115,7 +2120,7 @@ describe('a section that goes on after the entries under it', () => {
   after(() => own.stop());
 
   test('its opening is read though the search found only the piece after the entries: "What is a relay hook?" is answered by what the opening says', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'What is a relay hook?' } });
+    const { json } = await chatOn(own, 'What is a relay hook?');
     assert.match(json.text, /^A relay hook is a function that the relay calls before it forwards a message/, json.text);
     assert.equal(json.sources[0].url, 'https://acme.test/docs/relay#relay-hooks');
   });
@@ -2138,7 +2143,7 @@ describe('a question told in several clauses', () => {
   after(() => own.stop());
 
   test('the clause that asks ("how do I make the output unbuffered?") finds its answer after the clauses that tell the circumstances', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'my worker prints show up late in the docker logs when there is no terminal. how do I make the output unbuffered?' } });
+    const { json } = await chatOn(own, 'my worker prints show up late in the docker logs when there is no terminal. how do I make the output unbuffered?');
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/startup-flags#flags'], json.text);
     assert.match(json.text, /^To make the output of the worker unbuffered, .* start it with `--unbuffered`/);
   });
@@ -2165,7 +2170,7 @@ describe('an entry of questions and answers', () => {
   after(() => own.stop());
 
   test('a heading that asks the question in other words ("Why must ledger keys be immutable?") answers it', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: "Why can't I use a list as a ledger key?" } });
+    const { json } = await chatOn(own, "Why can't I use a list as a ledger key?");
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/ledger-faq#why-must-ledger-keys-be-immutable', json.text);
     assert.match(json.text, /A list can change, so it cannot be used as a key/);
   });
@@ -2187,7 +2192,7 @@ describe('an entry of questions and answers headed by the visitor\'s own opening
   after(() => own.stop());
 
   test('a heading that opens as the question does ("Why does the ledger round totals …?") answers it, over a passage holding more of its words', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'why does the ledger round totals instead of keeping every fraction of a cent?' } });
+    const { json } = await chatOn(own, 'why does the ledger round totals instead of keeping every fraction of a cent?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/billing-faq#why-does-the-ledger-round-totals-when-it-stores-them', json.text);
     assert.match(json.text, /^Banks settle payments in whole cents/);
   });
@@ -2203,7 +2208,7 @@ describe('a sentence that only says where the document goes on', () => {
   after(() => own.stop());
 
   test('"Later in this chapter we will see …" is not the answer, though it holds the question\'s words; the passage that says it is', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How are the refunds of a month listed in the ledger?' } });
+    const { json } = await chatOn(own, 'How are the refunds of a month listed in the ledger?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/refund-reports#monthly-list', json.text);
     assert.match(json.text, /^The refunds command prints every refund of the month you name/);
     assert.doesNotMatch(json.text, /we will see/);
@@ -2222,7 +2227,7 @@ describe('a question comparing two things', () => {
 
   test('is answered by the passage about the two things, not by one that says "the difference between" of another', async () => {
     for (const message of ['What is the difference between a ledger and a journal?', "what's actually the difference between a ledger and a journal? my boss wants journals everywhere and I don't get why"]) {
-      const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } });
+      const { json } = await chatOn(own, message);
       assert.equal(json.sources[0]?.url, 'https://acme.test/docs/books#kinds-of-books', `${message}: ${json.text}`);
       assert.match(json.text, /^A journal records every payment in the order it happens, while a ledger keeps the running totals/);
     }
@@ -2244,7 +2249,7 @@ describe('a word of a letter and a hyphen', () => {
   after(() => own.stop());
 
   test('"f-strings" is one word, not a lone "f" and "strings": the page that says it answers', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I use f-strings?' } });
+    const { json } = await chatOn(own, 'How do I use f-strings?');
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/formatting#formatted-literals'], json.text);
     assert.match(json.text, /^Formatted literals, or f-strings, put the value of an expression inside the text/);
   });
@@ -2292,7 +2297,7 @@ describe('a question that also tells', () => {
   });
   after(() => own.stop());
 
-  const ask = (message: string) => own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } });
+  const ask = (message: string) => chatOn(own, message);
 
   test('what it asks is what is searched for: what it tells ("I tried the docs but got lost") does not fill the candidates', async () => {
     const { json } = await ask('What is a badge?\n\nI tried the docs already but got completely lost.');
@@ -2326,7 +2331,7 @@ describe('a function named by a row of a reference table', () => {
 
   test('a bare function name is answered by the row that the name heads, not by passages that mention it', async () => {
     for (const message of ['splay', 'What does splay do?']) {
-      const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } });
+      const { json } = await chatOn(own, message);
       assert.equal(json.sources[0]?.url, 'https://acme.test/docs/roll-functions', `${message}: ${json.text}`);
       assert.match(json.text, /Expands a roll into a set of rows, one per payment/, message);
     }
@@ -2358,7 +2363,7 @@ describe('a why-question about a function a reference table lists', () => {
   after(() => own.stop());
 
   test('is answered by the sentence that says why, not by the row that says what the function returns', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'Why does clock_now() return the same time for every statement in my batch?' } });
+    const { json } = await chatOn(own, 'Why does clock_now() return the same time for every statement in my batch?');
     assert.match(json.text, /^Since these functions return the start time of the current batch, their values do not change during the batch/, json.text);
   });
 });
@@ -2380,7 +2385,7 @@ describe('a function far down a long reference table', () => {
   after(() => own.stop());
 
   test('is answered by its row, with its code in backticks, though the row is the table\'s 250th', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'ledger_set' } });
+    const { json } = await chatOn(own, 'ledger_set');
     assert.match(json.text, /^`ledger_set` \( `ledger`, `path` `text\[\]` \) → `ledger` Returns the ledger with the entry designated by path replaced by the new value/, json.text);
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/ledger-functions#processing-ledgers');
   });
@@ -2416,7 +2421,7 @@ describe('a page about the question', () => {
   after(() => own.stop());
 
   test('of two passages that answer alike, the one on a page about the question comes first', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I read a file line by line?' } });
+    const { json } = await chatOn(own, 'How do I read a file line by line?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/guide#lines', json.text);
     assert.match(json.text, /for line in f/);
   });
@@ -2424,7 +2429,7 @@ describe('a page about the question', () => {
 
 describe('a how-to answered by a passage that shows nothing of its own', () => {
   let own: TestServer;
-  const chat = (message: string) => own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } });
+  const chat = (message: string) => chatOn(own, message);
   const script = ['```python', 'import audit', '', 'trail = audit.Trail("ledger")', 'trail.record("amount", 10)', '```'].join('\n');
   before(async () => {
     own = await startTestServer({ fixture: answerFixture(100) });
@@ -2569,21 +2574,21 @@ describe('a reference page that opens with a name and its purpose', () => {
   after(() => own.stop());
 
   test('"What does … do?" is answered by the name and purpose line and then the description under it, both cited', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'What does reconcile do?' } });
+    const { json } = await chatOn(own, 'What does reconcile do?');
     assert.match(json.text, /^reconcile — match payments to their invoices \[1\]/, json.text);
     assert.match(json.text, /`reconcile` pairs every payment of a ledger with the invoice it settles\. Payments it cannot pair are listed for review, and nothing is booked until you confirm them \[2\]/, json.text);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/reconcile', 'https://acme.test/docs/reconcile#description']);
   });
 
   test('"How do I …?" answered by the description, which shows nothing, is shown the first example of the page after it', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I reconcile payments with their invoices?' } });
+    const { json } = await chatOn(own, 'How do I reconcile payments with their invoices?');
     assert.match(json.text, /^`reconcile` pairs every payment of a ledger with the invoice it settles\./, json.text);
     assert.ok(json.text.includes('To see what would be paired in the March ledger first [2]:\n\n```\nreconcile --dry-run march.ledger\n```'), json.text);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/reconcile#description', 'https://acme.test/docs/reconcile#examples']);
   });
 
   test('"How do I …?" is shown the example that does what it asks to do, before one that shares as many of its words', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I undo what reconcile paired in a ledger?' } });
+    const { json } = await chatOn(own, 'How do I undo what reconcile paired in a ledger?');
     assert.match(json.text, /^`reconcile` pairs every payment of a ledger with the invoice it settles\./, json.text);
     assert.ok(json.text.includes('To take back a month of work [2]:\n\n```\nreconcile_undo march.ledger\n```'), json.text);
     assert.doesNotMatch(json.text, /--dry-run/, json.text);
@@ -2613,7 +2618,7 @@ describe('a limit of time the visitor names ("longer than a second")', () => {
   after(() => own.stop());
 
   test('is read as the amount of time a setting sets', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I log every payment run that takes longer than a second?' } });
+    const { json } = await chatOn(own, 'How do I log every payment run that takes longer than a second?');
     assert.match(json.text, /^`log_slow_runs \(integer\)`: Causes each payment run to be logged if it ran for at least the specified amount of time\./, json.text);
     assert.deepEqual(json.sources.map((source: { url: string }) => source.url), ['https://acme.test/docs/logging#log_slow_runs-integer']);
   });
@@ -2637,15 +2642,15 @@ describe('release notes that say the question\'s words', () => {
   after(() => own.stop());
 
   test('come after the guide that says how, and answer a question about the release', async () => {
-    const how = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I change the invoice prefix?' } });
+    const how = await chatOn(own, 'How do I change the invoice prefix?');
     assert.equal(how.json.sources[0]?.url, 'https://acme.test/docs/settings#numbering', how.json.text);
     assert.match(how.json.text, /^To change the invoice prefix, type it under Settings › Numbering/);
-    const changed = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'What changed about the invoice prefix in release 4.1?' } });
+    const changed = await chatOn(own, 'What changed about the invoice prefix in release 4.1?');
     assert.equal(changed.json.sources[0]?.url, 'https://acme.test/docs/release-notes/4.1#changes', changed.json.text);
   });
 
   test('answer what no other passage covers', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'Why can I not export to Parquet?' } });
+    const { json } = await chatOn(own, 'Why can I not export to Parquet?');
     assert.match(json.text, /^Exports to Parquet were withdrawn: export to CSV and convert the file instead/, json.text);
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/release-notes/4.5#changes');
   });
@@ -2662,7 +2667,7 @@ describe('a page in a folder named "changes" or "news"', () => {
   after(() => own.stop());
 
   test('is not taken for release notes: it answers the question it is about before a page that says its words in passing', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'How do I approve a change request?' } });
+    const { json } = await chatOn(own, 'How do I approve a change request?');
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/changes/requests#approving-a-change-request', json.text);
     assert.match(json.text, /^To approve a change request, open it and choose Approve/);
   });
@@ -2713,13 +2718,13 @@ describe('a lead that announces its example, and a later sentence that says the 
   after(() => own.stop());
 
   test('the later sentence follows the example when it says more of the question than the lead', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: "What does status == 'scheduled' mean?" } });
+    const { json } = await chatOn(own, "What does status == 'scheduled' mean?");
     assert.match(json.text, /^When a report is opened, `status` is set to the report's state\./, json.text);
     assert.ok(json.text.includes("```python\n>>> report.status\n'draft'\n```\n\nHowever, if the report is sent by the scheduler, its `status` is set to the string `'scheduled'` [1]."), json.text);
   });
 
   test('an entry of a list of terms is further reading, not the rest of the answer', async () => {
-    const { json } = await own.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: "What does state == 'closed' mean?" } });
+    const { json } = await chatOn(own, "What does state == 'closed' mean?");
     assert.match(json.text, /^When a ledger is opened, `state` is set to the ledger's state\./, json.text);
     assert.ok(json.text.trimEnd().endsWith("```python\n>>> ledger.state\n'open'\n```"), json.text);
   });
