@@ -38,6 +38,9 @@ export interface HtmlReading {
   language?: string;
 }
 
+/** The text of a link that marks a place rather than saying anything: a section sign, a pilcrow, a hash. */
+const LINK_MARK = /^\s*[§¶#]\s*$/u;
+
 const SKIPPED_ELEMENTS = new Set([
   'script', 'style', 'noscript', 'template', 'nav', 'footer', 'aside', 'svg', 'math', 'iframe', 'object', 'embed', 'form',
   'button', 'select', 'textarea', 'menu', 'dialog', 'canvas', 'video', 'audio', 'head', 'title', 'input',
@@ -110,6 +113,8 @@ interface Frame {
   admonition: boolean;
   /** Where a `<sup>`'s text starts in `inline`. */
   superscriptAt: number | undefined;
+  /** Where a link's text starts in `inline`. */
+  linkAt: number | undefined;
 }
 
 interface Candidate {
@@ -339,7 +344,7 @@ export function readHtml(html: string): HtmlReading {
       const skip = skipDepth > 0 || skips(name, attributes, classes);
       const frame: Frame = {
         name, skip, content: false, language: undefined, idEntry: false, container: false, candidate: undefined, list: false,
-        definitionList: undefined, admonition: false, superscriptAt: undefined,
+        definitionList: undefined, admonition: false, superscriptAt: undefined, linkAt: undefined,
       };
       stack.push(frame);
       if (skip) {
@@ -390,6 +395,7 @@ export function readHtml(html: string): HtmlReading {
       // Not a footnote's mark ("Smith<sup id="fnref:2"><a href="#fn:2">2</a></sup>"): only an exponent gets a caret.
       if (name === 'sup' && !attributes.id && !classes.some((token) => token.includes('footnote'))) frame.superscriptAt = inline.length;
       if (name === 'a' && (attributes.href ?? '').startsWith('#')) for (const outer of stack.slice(-3)) outer.superscriptAt = undefined;
+      if (name === 'a' && attributes.href) frame.linkAt = inline.length;
       if (table && !table.inCell && (name === 'td' || name === 'th') && stack.length - 1 > table.depth) {
         table.row ??= [];
         table.inCell = true;
@@ -544,6 +550,8 @@ export function readHtml(html: string): HtmlReading {
         }
         return;
       }
+      // A link that is only a mark ("§" after each item of the PostgreSQL release notes, to its commit) is not text.
+      if (frame.linkAt !== undefined && inline.length >= frame.linkAt && LINK_MARK.test(inline.slice(frame.linkAt))) inline = inline.slice(0, frame.linkAt).trimEnd();
       if (frame.superscriptAt !== undefined && inline.length >= frame.superscriptAt) {
         // "modulo-2<sup>32</sup>" is 2^32, not 232.
         const base = inline.slice(0, frame.superscriptAt);

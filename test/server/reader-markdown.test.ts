@@ -277,6 +277,15 @@ test('inline text reads as the page shows it: code side by side is one span, an 
   assert.doesNotMatch(markdown, /Elsewhere/, 'an aside of the site around the text is not');
 });
 
+test('a link that is only a mark ("§" to each release note\'s commit, "¶") is left out; a link with words is text', () => {
+  const { markdown } = readHtml(
+    '<html><body><main><ul><li><p>Fix the burrow counter (Ada Digger) <a class="ulink" href="https://acme.test/c/429aeaebd">§</a></p></li>' +
+      '<li><p>See <a href="https://acme.test/burrows">the burrows guide</a> and section <a href="#s2">¶</a> <a href="#s3">§ 3</a>.</p></li></ul></main></body></html>',
+  );
+  assert.match(markdown, /^- Fix the burrow counter \(Ada Digger\)$/m);
+  assert.match(markdown, /^- See the burrows guide and section § 3\.$/m);
+});
+
 test('a pipe is text outside a table, and in a cell when escaped: SQL\'s `||` and Python\'s `x | y` are searched as written', () => {
   const page = '# Operators\n\nConcatenate with (`||`) or join sets with `a | b`.\n\n| Operator | Description |\n| --- | --- |\n| `text` `\\|\\|` `text` | Concatenates |\n| `x \\| y` | bitwise or |\n\nAfter the table, a | b.';
   const [section] = splitSections(page, 'Operators');
