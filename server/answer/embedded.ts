@@ -15,7 +15,7 @@
  */
 import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, actionAsked, entryHeadingOf, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingOpensAs, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, actionAsked, isValue, entryHeadingOf, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingOpensAs, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -186,7 +186,8 @@ const MAX_STEPS = 12;
 /** A block of a passage's markdown, in order. */
 type Block =
   /** `sentences`: the paragraph's sentences as units read them. */
-  | { kind: 'prose'; text: string; sentences: string[] }
+  /** `row`: read from a table's row, whose first cell names what the row is about (`names`, its first code span, if any). */
+  | { kind: 'prose'; text: string; sentences: string[]; row?: { names?: string } }
   | { kind: 'item'; text: string; ordered: boolean; list: number; indent: number; number?: number }
   /** `step`: the numbered list it belongs to, as the code shown under one of its steps. */
   | { kind: 'code'; markdown: string; step?: number };
@@ -407,9 +408,10 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     return chosen;
   };
 
-  // A version the visitor mentions ("in postgres 15") is rarely written where the answer is, nor what they want to do without.
+  // A version the visitor mentions ("in postgres 15"), or a value of their own case (the bytes `0xe9 0x20` of a pasted
+  // error), is rarely written where the answer is, nor what they want to do without.
   const doneWithout = termsDoneWithout(input.question);
-  const versionless = questionTerms.filter((term) => !/^\d+$/.test(term));
+  const versionless = questionTerms.filter((term) => !isValue(term));
   const required = new Set(versionless.every((term) => doneWithout.has(term)) ? versionless : versionless.filter((term) => !doneWithout.has(term)));
   const parts = questionParts(keywordsInCapitals(input.question)).map((part) => terms(part));
   // Only a passage that covers the question can answer it: when the best sentence is in one that does not, another may.
@@ -688,7 +690,11 @@ function quote(
     const stepsAnnounced =
       question.asksHow && procedure !== undefined && blocks.indexOf(procedure) === unit.block + 2 && next?.kind === 'prose' && /:$/.test(next.text.trim()) && wordCount(next.text) <= ANNOUNCING_WORDS && terms(plainInline(next.text)).some((term) => question.terms.includes(term));
     const nearby = stepsAnnounced ? [next] : [next, blocks[unit.block + 2], blocks[unit.block - 1]];
-    const code = announcesList ? undefined : nearby.find((other) => other?.kind === 'code');
+    // A table's row has no example beside it in the table: the code after the table shows the row it names, if any
+    // (`SELECT has_table_privilege(…)` after a table of functions is not the example of `pg_notification_queue_usage`).
+    const rowName = block.kind === 'prose' ? block.row?.names : undefined;
+    const examplesRow = (other: Block) => !(block.kind === 'prose' && block.row) || (rowName !== undefined && other.kind === 'code' && other.markdown.toLowerCase().includes(rowName.toLowerCase()));
+    const code = announcesList ? undefined : nearby.find((other) => other?.kind === 'code' && examplesRow(other));
     if (code?.kind === 'code') {
       example = code.markdown;
       // A short paragraph between them that announces it ("There is a socket flag to set, in order to prevent this:") goes with it.
@@ -709,7 +715,7 @@ function quote(
       if (stepsAnnounced && next?.kind === 'prose' && ENDS_SENTENCE.test(lead)) lead = `${lead} ${cleanInline(next.text)}`;
     } else if (question.asksHow) {
       // "How do I …?" is shown as well as told: the passage's example that shares most with the question.
-      example = bestExample(blocks, question);
+      example = bestExample(blocks.filter(examplesRow), question);
     }
   }
   // Not before a sentence showing, explaining or fixing a pasted error: what the section opens with is not about the error.
@@ -880,7 +886,7 @@ function questionParts(question: string): string[] {
 }
 
 /** A block of prose, its sentences read once. */
-const prose = (text: string): Block => ({ kind: 'prose', text, sentences: sentences(text).map(cleanInline) });
+const prose = (text: string): Extract<Block, { kind: 'prose' }> => ({ kind: 'prose', text, sentences: sentences(text).map(cleanInline) });
 
 /** A passage's markdown (or its plain text when no markdown was kept) as blocks. */
 function readPassage(section: GroundingSection, rank: number): Passage {
@@ -922,7 +928,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       // A table's row (a function and what it does, a setting and its meaning) answers like a paragraph.
       flush();
       list = undefined;
-      if (row) blocks.push(prose(row));
+      if (row) blocks.push({ ...prose(row), row: { names: /^`([^`]+)`/.exec(row)?.[1] } });
       continue;
     }
     header = undefined;

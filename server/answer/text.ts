@@ -175,6 +175,11 @@ export function synonymsOf(word: string): string[] {
   return SYNONYMS.find((group) => stem(group[0]!, PLAIN) === canonical)!.filter((other) => stem(other, PLAIN) !== typed && !other.includes('_'));
 }
 
+/** A number ("15", "12") or a value written in hex (`0xe9`): a version or a value of the visitor's own case, not a word. */
+export function isValue(term: string): boolean {
+  return /^(?:\d+|0x[\da-f]+)$/.test(term);
+}
+
 /** A stop word, also when contracted: "what's", "there's", "don't". */
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word) || STOP_WORDS.has(word.replace(/['’](?:s|re|ll|d|ve)$/, '')) || STOP_WORDS.has(word.replace(/['’]/g, ''));

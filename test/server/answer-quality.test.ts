@@ -1521,6 +1521,39 @@ describe('grounding and the embedded answer', () => {
     assert.ok(!text.includes('\\|'), text);
   });
 
+  test('the values a pasted error quotes (the bytes `0xe9 0x20`) are the visitor\'s case: the page explaining the message answers it', () => {
+    const page = {
+      url: 'https://acme.test/docs/ledger-encodings',
+      title: 'Ledger encodings',
+      markdown: 'Every entry a client sends is checked against the ledger encoding. An invalid byte sequence for the encoding is rejected with an error: convert the file to the ledger encoding before you import it.',
+    };
+    const { text, cited } = composeFrom('ERROR:  invalid byte sequence for encoding "LEDGER8": 0xe9 0x20 0x43', [page]);
+    assert.match(text, /^An invalid byte sequence for the encoding is rejected with an error/, text);
+    assert.deepEqual(cited.map((section) => section.url), [page.url]);
+  });
+
+  test('a table row quoted in an answer is shown the code after the table only when that code names it', () => {
+    const markdown = [
+      'The functions of the queue tell how it is doing.',
+      '',
+      '| Function | Description |',
+      '| --- | --- |',
+      '| `queue_usage` () → `double precision` | Returns the fraction of the queue\'s maximum size that is taken by waiting messages. |',
+      '| `has_queue_privilege` ( `queue` `text` ) → `boolean` | Does the current user have the privilege on the queue? |',
+      '',
+      '```',
+      "SELECT has_queue_privilege('orders');",
+      '```',
+    ].join('\n');
+    const page = { url: 'https://acme.test/docs/queue-functions', title: 'Queue functions', markdown };
+    const usage = composeFrom('How do I see how full the queue is, as a fraction of its maximum size?', [page]);
+    assert.match(usage.text, /^`queue_usage` \(\) → `double precision`: Returns the fraction of the queue's maximum size/, usage.text);
+    assert.ok(!usage.text.includes('```'), usage.text);
+    const privilege = composeFrom('How do I check that the current user has the privilege on a queue?', [page]);
+    assert.match(privilege.text, /^`has_queue_privilege`/, privilege.text);
+    assert.ok(privilege.text.includes("SELECT has_queue_privilege('orders');"), privilege.text);
+  });
+
   test('a pasted log line is answered by the sentence telling when the server writes it, not by a sentence sharing more of its words', () => {
     const markdown = [
       'The payout worker sends a batch every `payout_interval` seconds, or when `payout_batch` payouts are waiting.',
