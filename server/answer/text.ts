@@ -369,14 +369,17 @@ const LATIN_ABBREVIATIONS = /(?<![\p{L}\p{N}_.])(?:e\.g|i\.e|a\.k\.a|n\.b)\.?(?!
 /** Words naming what kind of entry a bare name is ("age() function?"). */
 const ENTRY_KINDS = new Set(['function', 'method', 'class', 'module', 'command', 'option', 'parameter', 'setting', 'keyword', 'statement', 'operator', 'type']);
 
+/** A name right before its parentheses, empty or holding arguments on one line. */
+const NAMED_CALL = /(?<![\p{L}\p{N}_.])([\p{L}_][\p{L}\p{N}_.]*)\((?:|[^()\n]{1,60})\)/gu;
+
 /**
- * The APIs a question names: a call (`zip()`), an identifier (`collections.defaultdict`,
+ * The APIs a question names: a call (`zip()`, or `round(2.5)` as the visitor ran it), an identifier (`collections.defaultdict`,
  * `max_connections`, `__slots__`), or the one word a definition question asks about ("What
  * does enumerate do?").
  */
 export function namedApis(question: string): string[] {
   const names = new Set<string>();
-  for (const match of question.matchAll(/([\p{L}_][\p{L}\p{N}_.]*)\(\)/gu)) names.add(`${match[1]!.toLowerCase()}()`);
+  for (const match of question.matchAll(NAMED_CALL)) names.add(`${match[1]!.toLowerCase()}()`);
   const content = contentQuery(question).split(' ').filter(Boolean);
   for (const word of content) if (/[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(word) && !names.has(`${word}()`)) names.add(word.replace(/\.$/, ''));
   // A bare name ("unnest", "age() function?") asks what it is; "And on Linux?" asks no name.

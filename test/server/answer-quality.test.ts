@@ -2267,6 +2267,25 @@ describe('a question comparing two things', () => {
   });
 });
 
+describe('a call written with its arguments', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    // The tutorial holds more of the question's words; the entry is of the function the visitor called.
+    await pushPage(own, 'settling', 'Settling amounts', '# Settling amounts\n\n## Why settle amounts\n\nWhy settle? Settling gives whole amounts: settle 2.5 and 3.5 units and the ledger gives 2 and 4, not 3, when it settles them. Settling is why totals add up.');
+    await pushPage(own, 'builtins', 'Built-in functions', '# Built-in functions\n\n## settle(amount, places=None)\n\nReturn the amount rounded to places after the point. Halves go to the even neighbour: both `settle(1.5)` and `settle(2.5)` give `2`.');
+  });
+  after(() => own.stop());
+
+  test('"settle(2.5)", as the visitor ran it, names the function: its entry answers, as it does for "settle()"', async () => {
+    for (const message of ['why does settle(2.5) give 2 and not 3?', 'why does settle() give 2 for 2.5 and not 3?']) {
+      const { json } = await chatOn(own, message);
+      assert.equal(json.sources[0]?.url, 'https://acme.test/docs/builtins#settleamount-placesnone', `${message}: ${json.text}`);
+      assert.match(json.text, /^Halves go to the even neighbour: both `settle\(1\.5\)` and `settle\(2\.5\)` give `2`/);
+    }
+  });
+});
+
 describe('a word of a letter and a hyphen', () => {
   let own: TestServer;
   before(async () => {
