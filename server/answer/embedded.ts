@@ -932,7 +932,8 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       continue;
     }
     header = undefined;
-    if (trimmed === '' || /^(#{1,6}\s|\||-{3,}$|\*{3,}$|_{3,}$|<)/.test(trimmed)) {
+    // A line of a quote's marks alone ("> >") parts two of its paragraphs, as a blank line does.
+    if (trimmed === '' || /^(#{1,6}\s|\||-{3,}$|\*{3,}$|_{3,}$|<|(?:>\s*)+$)/.test(trimmed)) {
       flush();
       if (trimmed !== '' || !/^(\s*)([-*+]|\d+[.)])\s/.test(lines[index + 1] ?? '')) list = undefined;
       continue;
@@ -952,7 +953,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       continue;
     }
     list = undefined;
-    paragraph.push(trimmed.replace(/^>\s?/, ''));
+    paragraph.push(trimmed.replace(/^(?:>\s?)+/, ''));
   }
   flush();
   joinStepsAroundCode(blocks);
@@ -1082,8 +1083,19 @@ function sentences(text: string): string[] {
     });
   }
   result.push(current);
-  return result.map((sentence) => sentence.trim()).filter(Boolean);
+  // A note's mark after a sentence ("Compares `datetime` to `datetime`. (4)") belongs to it: it is no sentence of its own.
+  return result
+    .map((sentence) => sentence.trim())
+    .filter(Boolean)
+    .reduce<string[]>((kept, sentence) => {
+      if (NOTE_MARK.test(sentence) && kept.length > 0) kept[kept.length - 1] += ` ${sentence}`;
+      else kept.push(sentence);
+      return kept;
+    }, []);
 }
+
+/** The mark of a note the page gives below ("(4)", "[2]"). */
+const NOTE_MARK = /^[([]\d{1,2}[)\]]\.?$/;
 
 /** Keeps readable inline markdown (code, emphasis, links with absolute targets), drops images and raw tags. */
 function cleanInline(text: string): string {

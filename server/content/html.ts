@@ -38,6 +38,9 @@ export interface HtmlReading {
   language?: string;
 }
 
+/** What each line of a quote starts with. */
+const QUOTE_MARK = '> ';
+
 /** The text of a link that marks a place rather than saying anything: a section sign, a pilcrow, a hash. */
 const LINK_MARK = /^\s*[§¶#]\s*$/u;
 
@@ -227,7 +230,18 @@ export function readHtml(html: string): HtmlReading {
   const emitBlock = (blockLines: string[]) => {
     resume();
     if (containers.length === 0) blankLine();
+    // Blocks in a quote are apart as on the page: a line of the quote's marks alone between them, or they would read as one paragraph.
+    else if (containers.some((container) => container.first === QUOTE_MARK && container.used)) lines.push(usedPrefix().trimEnd());
     for (const line of blockLines) lines.push(prefix() + line);
+  };
+  /** The marks of the containers already written in, up to the first not yet written. */
+  const usedPrefix = (): string => {
+    let text = '';
+    for (const container of containers.slice(Math.max(0, containers.length - MAX_INDENT_DEPTH))) {
+      if (!container.used) break;
+      text += container.rest;
+    }
+    return text;
   };
   const flush = () => {
     if (table?.inCell) {
@@ -494,7 +508,7 @@ export function readHtml(html: string): HtmlReading {
       }
       if (name === 'blockquote') {
         flush();
-        containers.push({ first: '> ', rest: '> ', used: false });
+        containers.push({ first: QUOTE_MARK, rest: QUOTE_MARK, used: false });
         frame.container = true;
         return;
       }

@@ -1532,6 +1532,24 @@ describe('grounding and the embedded answer', () => {
     assert.deepEqual(cited.map((section) => section.url), [page.url]);
   });
 
+  test('a note\'s mark after a sentence ("(4)") stays with it: no answer opens with the mark alone', () => {
+    const markdown = [
+      '| Operation | Result |',
+      '| --- | --- |',
+      '| `ledger1 - ledger2` | Subtracts one ledger from the other. (4) |',
+      '',
+      '4. Subtracting a dated ledger from an undated ledger raises `TypeError`: both must be dated, or neither.',
+    ].join('\n');
+    const { text } = composeFrom('Why does subtracting one ledger from another raise TypeError?', [{ url: 'https://acme.test/docs/ledger-arithmetic', title: 'Ledger arithmetic', markdown }]);
+    assert.doesNotMatch(text, /^\(4\)/, text);
+  });
+
+  test('paragraphs of a quote stay apart: a definition indented under its term is quoted alone', () => {
+    const kinds = { url: 'https://acme.test/docs/ledger-kinds', title: 'Ledger kinds', markdown: '> `Ledger`\n>\n> > Base class for books that keep payments.\n>\n> `Journal`\n>\n> > Base class for books that keep payments in the order they happen.' };
+    const journal = composeFrom('Which base class keeps payments in the order they happen?', [kinds]);
+    assert.match(journal.text, /^Base class for books that keep payments in the order they happen \[1\]\.$/, journal.text);
+  });
+
   test('a table row quoted in an answer is shown the code after the table only when that code names it', () => {
     const markdown = [
       'The functions of the queue tell how it is doing.',

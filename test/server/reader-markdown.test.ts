@@ -286,6 +286,14 @@ test('a link that is only a mark ("§" to each release note\'s commit, "¶") is 
   assert.match(markdown, /^- See the burrows guide and section § 3\.$/m);
 });
 
+test('paragraphs in a quote stay apart, as on the page, in a quote inside a quote too (Sphinx\'s indented definitions)', () => {
+  const { markdown } = readHtml(
+    '<html><body><main><blockquote><div><p><a href="#ledger">Ledger</a></p><blockquote><div><p>Base class for books.</p></div></blockquote>' +
+      '<p><a href="#journal">Journal</a></p><blockquote><div><p>Base class for books kept in order.</p></div></blockquote></div></blockquote></main></body></html>',
+  );
+  assert.equal(markdown.trim(), '> Ledger\n>\n> > Base class for books.\n>\n> Journal\n>\n> > Base class for books kept in order.');
+});
+
 test('a pipe is text outside a table, and in a cell when escaped: SQL\'s `||` and Python\'s `x | y` are searched as written', () => {
   const page = '# Operators\n\nConcatenate with (`||`) or join sets with `a | b`.\n\n| Operator | Description |\n| --- | --- |\n| `text` `\\|\\|` `text` | Concatenates |\n| `x \\| y` | bitwise or |\n\nAfter the table, a | b.';
   const [section] = splitSections(page, 'Operators');
