@@ -742,8 +742,12 @@ const ANNOUNCING_WORDS = 30;
 /** A lead shorter than this always takes the sentence after it, if that is not too long. */
 const SHORT_LEAD_WORDS = 15;
 
-/** A sentence that leans on the one before it ("These are called advisory locks", "To prevent this, set …"). */
-const LEANS_BACK = /^(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so|to\s+\p{L}+(?:\s+\p{L}+)?\s+(?:this|that|it|these|those)\b)\b/iu;
+/**
+ * A sentence that leans on the one before it ("These are called advisory locks", "To prevent this, set …", "But this is not
+ * a convenient option if …", "Instead, the decorator raises …").
+ */
+const LEANS_BACK =
+  /^(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so|but|instead|otherwise|likewise|similarly|nevertheless|nonetheless|in\s+(?:this|that|such\s+a|either)\s+case|to\s+\p{L}+(?:\s+\p{L}+)?\s+(?:this|that|it|these|those)\b)\b/iu;
 
 /**
  * Where a sentence of a paragraph starts to be quoted: at the sentence before it when it leans

@@ -1550,6 +1550,16 @@ describe('grounding and the embedded answer', () => {
     assert.match(journal.text, /^Base class for books that keep payments in the order they happen \[1\]\.$/, journal.text);
   });
 
+  test('a sentence opening with "But" or "Instead" is quoted after the sentence it answers', () => {
+    const page = {
+      url: 'https://acme.test/docs/ledger-keys',
+      title: 'Ledger keys',
+      markdown: 'A key is best given when the ledger is created. But a key can still be added to a ledger that is already filled with entries, with `acme keys add`. Every entry is checked as the key is added.',
+    };
+    const { text } = composeFrom('Can a key be added to a ledger already filled with entries?', [page]);
+    assert.match(text, /^A key is best given when the ledger is created\. But a key can still be added to a ledger that is already filled with entries/, text);
+  });
+
   test('a table row quoted in an answer is shown the code after the table only when that code names it', () => {
     const markdown = [
       'The functions of the queue tell how it is doing.',
