@@ -744,10 +744,10 @@ const SHORT_LEAD_WORDS = 15;
 
 /**
  * A sentence that leans on the one before it ("These are called advisory locks", "To prevent this, set …", "But this is not
- * a convenient option if …", "Instead, the decorator raises …").
+ * a convenient option if …", "Instead, the decorator raises …"), or an aside to it in parentheses ("(Actually the data is still there …)").
  */
 const LEANS_BACK =
-  /^(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so|but|instead|otherwise|likewise|similarly|nevertheless|nonetheless|in\s+(?:this|that|such\s+a|either)\s+case|to\s+\p{L}+(?:\s+\p{L}+)?\s+(?:this|that|it|these|those)\b)\b/iu;
+  /^(?:\((?=\p{L})|(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so|but|instead|otherwise|likewise|similarly|nevertheless|nonetheless|in\s+(?:this|that|such\s+a|either)\s+case|to\s+\p{L}+(?:\s+\p{L}+)?\s+(?:this|that|it|these|those)\b)\b)/iu;
 
 /**
  * Where a sentence of a paragraph starts to be quoted: at the sentence before it when it leans

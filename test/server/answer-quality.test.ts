@@ -1550,7 +1550,7 @@ describe('grounding and the embedded answer', () => {
     assert.match(journal.text, /^Base class for books that keep payments in the order they happen \[1\]\.$/, journal.text);
   });
 
-  test('a sentence opening with "But" or "Instead" is quoted after the sentence it answers', () => {
+  test('a sentence opening with "But" or "Instead", or an aside in parentheses, is quoted after the sentence it leans on', () => {
     const page = {
       url: 'https://acme.test/docs/ledger-keys',
       title: 'Ledger keys',
@@ -1558,6 +1558,13 @@ describe('grounding and the embedded answer', () => {
     };
     const { text } = composeFrom('Can a key be added to a ledger already filled with entries?', [page]);
     assert.match(text, /^A key is best given when the ledger is created\. But a key can still be added to a ledger that is already filled with entries/, text);
+    const wraparound = {
+      url: 'https://acme.test/docs/ledger-wraparound',
+      title: 'Ledger wraparound',
+      markdown: 'Ledgers keep their entries for years.\n\nA ledger whose counter wraps around seems to lose its old entries. (Actually the entries are still there, but the ledger cannot show them until it is sealed.) Seal every ledger once a month.',
+    };
+    const aside = composeFrom('Are the entries actually still there, and when can the ledger show them?', [wraparound]);
+    assert.match(aside.text, /A ledger whose counter wraps around seems to lose its old entries\. \(Actually the entries are still there/, aside.text);
   });
 
   test('a table row quoted in an answer is shown the code after the table only when that code names it', () => {
