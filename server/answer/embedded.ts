@@ -15,7 +15,7 @@
  */
 import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, actionAsked, isValue, entryHeadingOf, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingOpensAs, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, actionAsked, entryHeadingOf, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingOpensAs, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -186,8 +186,8 @@ const MAX_STEPS = 12;
 /** A block of a passage's markdown, in order. */
 type Block =
   /** `sentences`: the paragraph's sentences as units read them. */
-  /** `row`: read from a table's row, whose first cell names what the row is about (`names`, its first code span, if any). */
-  | { kind: 'prose'; text: string; sentences: string[]; row?: { names?: string } }
+  /** `row`: read from a table's row; `names` finds in code the name of what the row is about (the code span it opens with, if any). */
+  | { kind: 'prose'; text: string; sentences: string[]; row?: { names?: RegExp } }
   | { kind: 'item'; text: string; ordered: boolean; list: number; indent: number; number?: number }
   /** `step`: the numbered list it belongs to, as the code shown under one of its steps. */
   | { kind: 'code'; markdown: string; step?: number };
@@ -408,11 +408,12 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     return chosen;
   };
 
-  // A version the visitor mentions ("in postgres 15"), or a value of their own case (the bytes `0xe9 0x20` of a pasted
-  // error), is rarely written where the answer is, nor what they want to do without.
+  // A version the visitor mentions ("in postgres 15"), or a value a pasted error quotes (the bytes `0xe9 0x20` of
+  // "invalid byte sequence"), is rarely written where the answer is, nor what they want to do without.
   const doneWithout = termsDoneWithout(input.question);
-  const versionless = questionTerms.filter((term) => !isValue(term));
-  const required = new Set(versionless.every((term) => doneWithout.has(term)) ? versionless : versionless.filter((term) => !doneWithout.has(term)));
+  const pasted = errorMessageIn(input.question)?.toLowerCase() ?? '';
+  const answerTerms = questionTerms.filter((term) => !/^\d+$/.test(term) && !(/^0x[\da-f]+$/.test(term) && pasted.includes(term)));
+  const required = new Set(answerTerms.every((term) => doneWithout.has(term)) ? answerTerms : answerTerms.filter((term) => !doneWithout.has(term)));
   const parts = questionParts(keywordsInCapitals(input.question)).map((part) => terms(part));
   // Only a passage that covers the question can answer it: when the best sentence is in one that does not, another may.
   // A question of two parts no passage covers alone may be answered by two that each cover a part.
@@ -692,8 +693,8 @@ function quote(
     const nearby = stepsAnnounced ? [next] : [next, blocks[unit.block + 2], blocks[unit.block - 1]];
     // A table's row has no example beside it in the table: the code after the table shows the row it names, if any
     // (`SELECT has_table_privilege(…)` after a table of functions is not the example of `pg_notification_queue_usage`).
-    const rowName = block.kind === 'prose' ? block.row?.names : undefined;
-    const examplesRow = (other: Block) => !(block.kind === 'prose' && block.row) || (rowName !== undefined && other.kind === 'code' && other.markdown.toLowerCase().includes(rowName.toLowerCase()));
+    const row = block.kind === 'prose' ? block.row : undefined;
+    const examplesRow = (other: Block) => !row || (row.names !== undefined && other.kind === 'code' && row.names.test(other.markdown));
     const code = announcesList ? undefined : nearby.find((other) => other?.kind === 'code' && examplesRow(other));
     if (code?.kind === 'code') {
       example = code.markdown;
@@ -747,7 +748,7 @@ const SHORT_LEAD_WORDS = 15;
  * a convenient option if …", "Instead, the decorator raises …"), or an aside to it in parentheses ("(Actually the data is still there …)").
  */
 const LEANS_BACK =
-  /^(?:\((?=\p{L})|(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so|but|instead|otherwise|likewise|similarly|nevertheless|nonetheless|in\s+(?:this|that|such\s+a|either)\s+case|to\s+\p{L}+(?:\s+\p{L}+)?\s+(?:this|that|it|these|those)\b)\b)/iu;
+  /^(?:\((?=\p{L})|(?:these|this|those|that|they|it|its|such|there|here|then|however|also|thus|therefore|so|but|instead(?!\s+of\b)|otherwise|likewise|similarly|nevertheless|nonetheless|in\s+(?:this|that|such\s+a|either)\s+case|to\s+\p{L}+(?:\s+\p{L}+)?\s+(?:this|that|it|these|those)\b)\b)/iu;
 
 /**
  * Where a sentence of a paragraph starts to be quoted: at the sentence before it when it leans
@@ -932,12 +933,12 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       // A table's row (a function and what it does, a setting and its meaning) answers like a paragraph.
       flush();
       list = undefined;
-      if (row) blocks.push({ ...prose(row), row: { names: /^`([^`]+)`/.exec(row)?.[1] } });
+      if (row) blocks.push({ ...prose(row), row: { names: nameFinder(/^`([^`(]+)/.exec(row)?.[1]?.trim()) } });
       continue;
     }
     header = undefined;
     // A line of a quote's marks alone ("> >") parts two of its paragraphs, as a blank line does.
-    if (trimmed === '' || /^(#{1,6}\s|\||-{3,}$|\*{3,}$|_{3,}$|<|(?:>\s*)+$)/.test(trimmed)) {
+    if (trimmed === '' || /^(#{1,6}\s|\||-{3,}$|\*{3,}$|_{3,}$|<|>(?:\s+>)*\s*$)/.test(trimmed)) {
       flush();
       if (trimmed !== '' || !/^(\s*)([-*+]|\d+[.)])\s/.test(lines[index + 1] ?? '')) list = undefined;
       continue;
@@ -957,7 +958,7 @@ function readPassage(section: GroundingSection, rank: number): Passage {
       continue;
     }
     list = undefined;
-    paragraph.push(trimmed.replace(/^(?:>\s?)+/, ''));
+    paragraph.push(trimmed.replace(/^(?:>(?:\s|$))+/, ''));
   }
   flush();
   joinStepsAroundCode(blocks);
@@ -1087,19 +1088,18 @@ function sentences(text: string): string[] {
     });
   }
   result.push(current);
-  // A note's mark after a sentence ("Compares `datetime` to `datetime`. (4)") belongs to it: it is no sentence of its own.
-  return result
-    .map((sentence) => sentence.trim())
-    .filter(Boolean)
-    .reduce<string[]>((kept, sentence) => {
-      if (NOTE_MARK.test(sentence) && kept.length > 0) kept[kept.length - 1] += ` ${sentence}`;
-      else kept.push(sentence);
-      return kept;
-    }, []);
+  // A note's mark after a sentence ("Compares `datetime` to `datetime`. (4)") is no sentence: the notes it points to are
+  // quoted, if at all, as a list of their own.
+  return result.map((sentence) => sentence.trim()).filter((sentence) => sentence !== '' && !NOTE_MARK.test(sentence));
 }
 
-/** The mark of a note the page gives below ("(4)", "[2]"). */
-const NOTE_MARK = /^[([]\d{1,2}[)\]]\.?$/;
+/** The mark of a note the page gives below ("(4)"). */
+const NOTE_MARK = /^\(\d{1,2}\)\.?$/;
+
+/** Finds a name in code as a word of its own (`abs` in `SELECT abs(-3);`, not `age` in `queue_usage`), in any letter case. */
+function nameFinder(name: string | undefined): RegExp | undefined {
+  return name ? new RegExp(`(?<![\\w.])${escapeRegExp(name)}(?!\\w)`, 'i') : undefined;
+}
 
 /** Keeps readable inline markdown (code, emphasis, links with absolute targets), drops images and raw tags. */
 function cleanInline(text: string): string {

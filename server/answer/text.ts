@@ -175,11 +175,6 @@ export function synonymsOf(word: string): string[] {
   return SYNONYMS.find((group) => stem(group[0]!, PLAIN) === canonical)!.filter((other) => stem(other, PLAIN) !== typed && !other.includes('_'));
 }
 
-/** A number ("15", "12") or a value written in hex (`0xe9`): a version or a value of the visitor's own case, not a word. */
-export function isValue(term: string): boolean {
-  return /^(?:\d+|0x[\da-f]+)$/.test(term);
-}
-
 /** A stop word, also when contracted: "what's", "there's", "don't". */
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word) || STOP_WORDS.has(word.replace(/['’](?:s|re|ll|d|ve)$/, '')) || STOP_WORDS.has(word.replace(/['’]/g, ''));
@@ -369,8 +364,8 @@ const LATIN_ABBREVIATIONS = /(?<![\p{L}\p{N}_.])(?:e\.g|i\.e|a\.k\.a|n\.b)\.?(?!
 /** Words naming what kind of entry a bare name is ("age() function?"). */
 const ENTRY_KINDS = new Set(['function', 'method', 'class', 'module', 'command', 'option', 'parameter', 'setting', 'keyword', 'statement', 'operator', 'type']);
 
-/** A name right before its parentheses, empty or holding arguments on one line. */
-const NAMED_CALL = /(?<![\p{L}\p{N}_.])([\p{L}_][\p{L}\p{N}_.]*)\((?:|[^()\n]{1,60})\)/gu;
+/** A name right before its parentheses, empty or holding arguments on one line; not a plural's "(s)" ("file(s)", "index(es)"). */
+const NAMED_CALL = /(?<![\p{L}\p{N}_./])([A-Za-z_][\w.]*)\((?!(?:s|es|ies)\))(?:|[^()\n]{1,60})\)/gu;
 
 /**
  * The APIs a question names: a call (`zip()`, or `round(2.5)` as the visitor ran it), an identifier (`collections.defaultdict`,

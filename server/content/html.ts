@@ -230,8 +230,10 @@ export function readHtml(html: string): HtmlReading {
   const emitBlock = (blockLines: string[]) => {
     resume();
     if (containers.length === 0) blankLine();
-    // Blocks in a quote are apart as on the page: a line of the quote's marks alone between them, or they would read as one paragraph.
-    else if (containers.some((container) => container.first === QUOTE_MARK && container.used)) lines.push(usedPrefix().trimEnd());
+    // Blocks in a quote are apart as on the page: a line of the quote's marks alone between them, or they would read as one
+    // paragraph; not where a blank line parts them already, nor before a list's item or a term's definition, which keep theirs.
+    else if (lines.at(-1) !== '' && containers.some((container) => container.first === QUOTE_MARK && container.used) && containers.every((container) => container.used || container.first === QUOTE_MARK))
+      lines.push(usedPrefix().trimEnd());
     for (const line of blockLines) lines.push(prefix() + line);
   };
   /** The marks of the containers already written in, up to the first not yet written. */
@@ -565,7 +567,7 @@ export function readHtml(html: string): HtmlReading {
         return;
       }
       // A link that is only a mark ("§" after each item of the PostgreSQL release notes, to its commit) is not text.
-      if (frame.linkAt !== undefined && inline.length >= frame.linkAt && LINK_MARK.test(inline.slice(frame.linkAt))) inline = inline.slice(0, frame.linkAt).trimEnd();
+      if (frame.linkAt !== undefined && inline.length >= frame.linkAt && LINK_MARK.test(inline.slice(frame.linkAt))) inline = inline.slice(0, frame.linkAt);
       if (frame.superscriptAt !== undefined && inline.length >= frame.superscriptAt) {
         // "modulo-2<sup>32</sup>" is 2^32, not 232.
         const base = inline.slice(0, frame.superscriptAt);

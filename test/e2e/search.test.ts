@@ -51,7 +51,8 @@ test('Ctrl+K, type, see results and a summary; ArrowDown and Enter open the resu
   await input.pressSequentially('accent colour');
 
   const options = page.locator('assist-search [role="option"]');
-  await options.first().waitFor();
+  // The results of the whole query: a pause while typing may show those of "accent" first.
+  await options.first().locator('mark', { hasText: 'colour' }).waitFor();
   const firstHref = await options.first().getAttribute('href');
   assert.equal(firstHref, 'https://acme.test/start#configure');
   assert.deepEqual(await options.first().locator('mark').allTextContents(), ['accent', 'colour']);

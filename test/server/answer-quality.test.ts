@@ -1530,6 +1530,9 @@ describe('grounding and the embedded answer', () => {
     const { text, cited } = composeFrom('ERROR:  invalid byte sequence for encoding "LEDGER8": 0xe9 0x20 0x43', [page]);
     assert.match(text, /^An invalid byte sequence for the encoding is rejected with an error/, text);
     assert.deepEqual(cited.map((section) => section.url), [page.url]);
+    // A code the visitor asks about, not quoted from a pasted error, is what the question is about: another code does not answer it.
+    const codes = { url: 'https://acme.test/docs/ledger-codes', title: 'Ledger codes', markdown: 'Error 0x80070643 means that the ledger could not write its log.' };
+    assert.match(composeFrom('What does error 0x80070005 mean?', [codes]).text, /^I couldn't find this/);
   });
 
   test('a note\'s mark after a sentence ("(4)") stays with it: no answer opens with the mark alone', () => {
@@ -1563,6 +1566,9 @@ describe('grounding and the embedded answer', () => {
       title: 'Ledger wraparound',
       markdown: 'Ledgers keep their entries for years.\n\nA ledger whose counter wraps around seems to lose its old entries. (Actually the entries are still there, but the ledger cannot show them until it is sealed.) Seal every ledger once a month.',
     };
+    // "Instead of …" says what to do by itself.
+    const opening = { url: 'https://acme.test/docs/ledger-reading', title: 'Reading ledgers', markdown: 'Ledgers are files. Instead of opening the ledger file yourself, call `acme.read()` to get its entries.' };
+    assert.match(composeFrom('How do I read the entries of a ledger file?', [opening]).text, /^Instead of opening the ledger file yourself/);
     const aside = composeFrom('Are the entries actually still there, and when can the ledger show them?', [wraparound]);
     assert.match(aside.text, /A ledger whose counter wraps around seems to lose its old entries\. \(Actually the entries are still there/, aside.text);
   });
@@ -1575,6 +1581,7 @@ describe('grounding and the embedded answer', () => {
       '| --- | --- |',
       '| `queue_usage` () → `double precision` | Returns the fraction of the queue\'s maximum size that is taken by waiting messages. |',
       '| `has_queue_privilege` ( `queue` `text` ) → `boolean` | Does the current user have the privilege on the queue? |',
+      '| `privilege` () → `text` | Returns the name of the privilege the queue asks for. |',
       '',
       '```',
       "SELECT has_queue_privilege('orders');",
@@ -1587,6 +1594,10 @@ describe('grounding and the embedded answer', () => {
     const privilege = composeFrom('How do I check that the current user has the privilege on a queue?', [page]);
     assert.match(privilege.text, /^`has_queue_privilege`/, privilege.text);
     assert.ok(privilege.text.includes("SELECT has_queue_privilege('orders');"), privilege.text);
+    // A name is found in code as a word of its own: `privilege` is not called in `has_queue_privilege(…)`.
+    const name = composeFrom('How do I get the name of the privilege the queue asks for?', [page]);
+    assert.match(name.text, /^`privilege` \(\) → `text`: Returns the name of the privilege the queue asks for/, name.text);
+    assert.ok(!name.text.includes('```'), name.text);
   });
 
   test('a pasted log line is answered by the sentence telling when the server writes it, not by a sentence sharing more of its words', () => {

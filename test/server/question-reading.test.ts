@@ -196,12 +196,13 @@ test('"What is …?" asks what the thing is, not where: the place it ends by nam
   }
 });
 
-test('a call names its function, written with its arguments too ("round(2.5)", "sorted(items, key=len)", "count(*)"); words in parentheses after a space do not', () => {
+test('a call names its function, written with its arguments too ("round(2.5)", "sorted(items, key=len)", "count(*)"); words in parentheses after a space, or a plural\'s "(s)", do not', () => {
   assert.deepEqual(namedApis('why does round(2.5) give 2 and not 3?'), ['round()']);
   assert.deepEqual(namedApis('I call sorted(items, key=len) and nothing changes'), ['sorted()']);
   assert.deepEqual(namedApis('can I put count(*) in the where clause?'), ['count()']);
   assert.deepEqual(namedApis('What does os.path.join() do?'), ['os.path.join()']);
   assert.deepEqual(namedApis('my ledger (the old one) is slow'), []);
+  assert.deepEqual(namedApis('where are the log file(s) written after I rebuild the index(es)?'), []);
 });
 
 test('a call of a function named by a stop word ("now()", "any(iterable)") is content; the word alone is not', () => {

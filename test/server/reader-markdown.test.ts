@@ -280,10 +280,12 @@ test('inline text reads as the page shows it: code side by side is one span, an 
 test('a link that is only a mark ("§" to each release note\'s commit, "¶") is left out; a link with words is text', () => {
   const { markdown } = readHtml(
     '<html><body><main><ul><li><p>Fix the burrow counter (Ada Digger) <a class="ulink" href="https://acme.test/c/429aeaebd">§</a></p></li>' +
-      '<li><p>See <a href="https://acme.test/burrows">the burrows guide</a> and section <a href="#s2">¶</a> <a href="#s3">§ 3</a>.</p></li></ul></main></body></html>',
+      '<li><p>See <a href="https://acme.test/burrows">the burrows guide</a> and section <a href="#s2">¶</a> <a href="#s3">§ 3</a>.</p></li>' +
+      '<li><p>Dig <a href="#dig">#</a>deeper</p></li></ul></main></body></html>',
   );
   assert.match(markdown, /^- Fix the burrow counter \(Ada Digger\)$/m);
   assert.match(markdown, /^- See the burrows guide and section § 3\.$/m);
+  assert.match(markdown, /^- Dig deeper$/m);
 });
 
 test('paragraphs in a quote stay apart, as on the page, in a quote inside a quote too (Sphinx\'s indented definitions)', () => {
@@ -292,6 +294,9 @@ test('paragraphs in a quote stay apart, as on the page, in a quote inside a quot
       '<p><a href="#journal">Journal</a></p><blockquote><div><p>Base class for books kept in order.</p></div></blockquote></div></blockquote></main></body></html>',
   );
   assert.equal(markdown.trim(), '> Ledger\n>\n> > Base class for books.\n>\n> Journal\n>\n> > Base class for books kept in order.');
+  // A term's definition and a list's items in a quote keep to their lines, as outside one.
+  const listed = readHtml('<html><body><main><blockquote><dl><dt>Ledger</dt><dd><p>A book.</p></dd></dl><ul><li>one</li><li>two</li></ul></blockquote></main></body></html>');
+  assert.equal(listed.markdown.trim(), '> Ledger\n> : A book.\n> - one\n> - two');
 });
 
 test('a pipe is text outside a table, and in a cell when escaped: SQL\'s `||` and Python\'s `x | y` are searched as written', () => {
