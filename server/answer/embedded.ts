@@ -185,8 +185,10 @@ const MAX_STEPS = 12;
 
 /** A block of a passage's markdown, in order. */
 type Block =
-  /** `sentences`: the paragraph's sentences as units read them. */
-  /** `row`: read from a table's row; `names` finds in code the name of what the row is about (the code span it opens with, if any). */
+  /**
+   * `sentences`: the paragraph's sentences as units read them. `row`: read from a table's row; `names` finds in code the name
+   * of what the row is about (the code span it opens with, if any).
+   */
   | { kind: 'prose'; text: string; sentences: string[]; row?: { names?: RegExp } }
   | { kind: 'item'; text: string; ordered: boolean; list: number; indent: number; number?: number }
   /** `step`: the numbered list it belongs to, as the code shown under one of its steps. */
