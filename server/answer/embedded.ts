@@ -15,7 +15,7 @@
  */
 import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, actionAsked, entryHeadingOf, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingOpensAs, isStopWord, namedApis, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, actionAsked, entryHeadingOf, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingOpensAs, isStopWord, namedApis, nameAsTyped, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -332,6 +332,13 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       return code !== undefined && named.some((name) => name.test(code));
     }),
   );
+  // The entry of a call the question names, headed by it as the visitor writes it (`class dbg.Settle(frame)` for
+  // "Settle(x)", not the built-in `settle()`): what its heading says besides (the kind, the module) is not off the question.
+  const callsAsTyped = new Set(
+    namedApis(input.question)
+      .filter((name) => name.endsWith('()'))
+      .map((name) => nameAsTyped(name, input.question).slice(0, -2).split('.').pop()!),
+  );
   // Where a passage's first entry of the named API is: a reference table lists functions in its own order, so an entry
   // far down a long table is no less an answer than an opening sentence, though the first of several (`age(timestamp,
   // timestamp)`, then `age(timestamp)`) comes first.
@@ -385,7 +392,8 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       const phrased = 1 + PAIR_WEIGHT * pairShare(unit);
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
-      const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
+      const entryAsTyped = callsAsTyped.has(calledEntry(unit.passage.section.section) ?? '');
+      const narrower = entryAsTyped ? 1 : 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
       // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it; "CREATE VIEW —
       // define a new view" says what a command does, which answers "How do I …?" less than a sentence that shows how.
       const signpost = isSignpost(unit.text) || unit.furtherReading ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;

@@ -32,7 +32,7 @@ import { fencedBlocks, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
-import { entryHeadingOf, headingAsksAs, headingOpensAs, inPagesWords, namesNoTopic, calls, calledEntry, HOW_TO_ASKED, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
+import { entryHeadingOf, headingAsksAs, headingOpensAs, inPagesWords, namesNoTopic, calls, calledEntry, HOW_TO_ASKED, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, nameAsTyped, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -150,7 +150,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // "What does zip() do?": the entry of what it names, which ranking by words may bury under pages named after it (`zipfile`).
   const named = namedApis(input.question);
   // As the visitor writes them: of entries named alike, the one in their letter case comes first (`breakpoint()`, not `bdb.Breakpoint`).
-  const namedAsTyped = named.map((name) => new RegExp(escapeRegExp(name), 'i').exec(input.question)?.[0] ?? name);
+  const namedAsTyped = named.map((name) => nameAsTyped(name, input.question));
   const entriesNamed = named.length > 0 ? await searchHeadings(db, { organisationId: input.organisationId, sources: input.sources, names: namedAsTyped, limit: NAMED_ENTRIES }) : [];
   fuse(entriesNamed, 1);
   // "staticmethod vs classmethod", "pg_dump vs pg_dumpall": each thing compared has its own entry, which says what it is.

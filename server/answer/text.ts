@@ -385,6 +385,18 @@ export function namedApis(question: string): string[] {
   return [...names];
 }
 
+/**
+ * A name `namedApis` read, in the letter case the visitor wrote it: `Breakpoint()` for "Breakpoint(x)" (the class), as
+ * `breakpoint()` for "breakpoint()" (the built-in). Found in the question without its parentheses, as a call may hold
+ * arguments; a name the question does not hold as written ("What does enumerate do?") is as read.
+ */
+export function nameAsTyped(name: string, question: string): string {
+  const call = name.endsWith('()');
+  const bare = call ? name.slice(0, -2) : name;
+  const typed = new RegExp(`(?<![\\p{L}\\p{N}_.])${escapeRegExp(bare)}${call ? '(?=\\()' : ''}`, 'iu').exec(question)?.[0];
+  return typed === undefined ? name : call ? `${typed}()` : typed;
+}
+
 /** The content words of a text as typed (no stems), longest first: what to hand a search engine. */
 export function keywords(text: string, max: number): string[] {
   const seen = new Set<string>();

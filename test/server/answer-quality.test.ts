@@ -2332,6 +2332,28 @@ describe('a call written with its arguments', () => {
   });
 });
 
+describe('a call written with its arguments, in the letter case the visitor wrote it', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    await pushPage(own, 'builtins', 'Built-in functions', '# Built-in functions\n\n## settle(amount, places=None)\n\nReturn the amount rounded to places after the point.');
+    await pushPage(own, 'debugger', 'debugger', '# debugger\n\n## class dbg.Settle(frame)\n\nA stop of the debugger that holds the frame until it is resumed.');
+  });
+  after(() => own.stop());
+
+  test('"Settle(x)" is answered by the class `Settle`, "settle(x)" by the function `settle()`', async () => {
+    const cases = [
+      ['What does Settle(x) do?', 'https://acme.test/docs/debugger#class-dbgsettleframe', /A stop of the debugger/],
+      ['What does settle(x) do?', 'https://acme.test/docs/builtins#settleamount-placesnone', /Return the amount rounded/],
+    ] as const;
+    for (const [message, url, text] of cases) {
+      const { json } = await chatOn(own, message);
+      assert.equal(json.sources[0]?.url, url, `${message}: ${json.text}`);
+      assert.match(json.text, text, message);
+    }
+  });
+});
+
 describe('a word of a letter and a hyphen', () => {
   let own: TestServer;
   before(async () => {

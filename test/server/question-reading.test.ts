@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { actionAsked, askedAndTold, headingOpensAs, askFirst, inPagesWords, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
+import { actionAsked, askedAndTold, headingOpensAs, askFirst, inPagesWords, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, nameAsTyped, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
@@ -203,6 +203,18 @@ test('a call names its function, written with its arguments too ("round(2.5)", "
   assert.deepEqual(namedApis('What does os.path.join() do?'), ['os.path.join()']);
   assert.deepEqual(namedApis('my ledger (the old one) is slow'), []);
   assert.deepEqual(namedApis('where are the log file(s) written after I rebuild the index(es)?'), []);
+});
+
+test('a name is handed on in the letter case the visitor wrote it, a call with its arguments too: "Breakpoint(x)" asks for the class, "breakpoint()" the built-in', () => {
+  const asTyped = (question: string) => namedApis(question).map((name) => nameAsTyped(name, question));
+  assert.deepEqual(asTyped('Why does Breakpoint(x) never stop?'), ['Breakpoint()']);
+  assert.deepEqual(asTyped('Why does Breakpoint() never stop?'), ['Breakpoint()']);
+  assert.deepEqual(asTyped('why does breakpoint(x) never stop?'), ['breakpoint()']);
+  assert.deepEqual(asTyped('What does Collections.OrderedDict do?'), ['Collections.OrderedDict']);
+  // Only the name itself: not the same letters ending a longer name ("mybreakpoint(x)" names `mybreakpoint()`).
+  assert.equal(nameAsTyped('breakpoint()', 'mybreakpoint(x) or Breakpoint(y)?'), 'Breakpoint()');
+  // Named by what it is asked to do, not as a call: as read.
+  assert.deepEqual(asTyped('What does enumerate do?'), ['enumerate()']);
 });
 
 test('a call of a function named by a stop word ("now()", "any(iterable)") is content; the word alone is not', () => {
