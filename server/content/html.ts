@@ -118,6 +118,8 @@ interface Frame {
   superscriptAt: number | undefined;
   /** Where a link's text starts in `inline`. */
   linkAt: number | undefined;
+  /** A signature written as code (Sphinx's `<dt class="sig">` of an entry without an anchor: `list.append(x)`, `d | other`). */
+  signature: boolean;
 }
 
 interface Candidate {
@@ -360,7 +362,7 @@ export function readHtml(html: string): HtmlReading {
       const skip = skipDepth > 0 || skips(name, attributes, classes);
       const frame: Frame = {
         name, skip, content: false, language: undefined, idEntry: false, container: false, candidate: undefined, list: false,
-        definitionList: undefined, admonition: false, superscriptAt: undefined, linkAt: undefined,
+        definitionList: undefined, admonition: false, superscriptAt: undefined, linkAt: undefined, signature: false,
       };
       stack.push(frame);
       if (skip) {
@@ -484,6 +486,15 @@ export function readHtml(html: string): HtmlReading {
         list.inEntry = false;
         backTo(list.owner);
       }
+      // A signature with no anchor of its own (Sphinx's `list.append(x)` in the tutorial, `d | other` of the mapping
+      // operations) is the term of its definition, as code: its `*args` and `d | other` are the code's, not markdown's.
+      if (name === 'dt' && list && classes.includes('sig') && !heading && !table) {
+        flush();
+        frame.signature = true;
+        code = '';
+        codeDepth = 1;
+        return;
+      }
       if (name === 'dd' && list) {
         flush();
         list.defined = true;
@@ -552,8 +563,8 @@ export function readHtml(html: string): HtmlReading {
         return;
       }
       if (code !== undefined) {
-        if (CODE_ELEMENTS.has(name) && --codeDepth === 0) {
-          const content = code.replace(/\s+/g, ' ');
+        if ((CODE_ELEMENTS.has(name) || frame.signature) && --codeDepth === 0) {
+          const content = frame.signature ? code.replace(/\s+/g, ' ').trim() : code.replace(/\s+/g, ' ');
           code = undefined;
           // Code right after code (`--scale=` then the replaceable `scale_factor`) is one span, as the page shows it:
           // two spans side by side would read as one with literal backticks in it.

@@ -2354,6 +2354,27 @@ describe('a call written with its arguments, in the letter case the visitor wrot
   });
 });
 
+describe('a signature without an anchor, as the term of its definition', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const html =
+      '<html><head><title>Mappings</title></head><body><div role="main"><section id="mapping-operations"><h1>Mapping operations</h1><p>Mappings support these operations:</p>' +
+      '<dl class="describe"><dt class="sig sig-object py"><span class="sig-name descname"><span class="pre">d</span> <span class="pre">|</span> <span class="pre">other</span></span></dt>' +
+      '<dd><p>Create a new mapping with the merged keys and values of <em>d</em> and <em>other</em>; the values of <em>other</em> win when both share keys.</p></dd></dl>' +
+      '</section></div></body></html>';
+    const response = await own.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: 'https://acme.test/docs/mappings', title: 'Mappings', content: html, format: 'html' } });
+    assert.equal(response.status, 201, response.text);
+  });
+  after(() => own.stop());
+
+  test('is quoted as code: "`d | other`", not "d | other" read as words', async () => {
+    const { json } = await chatOn(own, 'How do I merge two mappings, and which values win?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/mappings#mapping-operations', json.text);
+    assert.match(json.text, /^`d \| other` : Create a new mapping with the merged keys/);
+  });
+});
+
 describe('a word of a letter and a hyphen', () => {
   let own: TestServer;
   before(async () => {
