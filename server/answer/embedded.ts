@@ -488,7 +488,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const said = new Set(pageTerms(plainInline(lead.lead)));
     const saysMore = weightOf(questionTerms, (term) => supporting.unit.terms.has(term));
     if (saysMore >= MIN_COVERAGE && saysMore > weightOf(questionTerms, (term) => said.has(term))) {
-      lead.more = supporting.unit.text;
+      lead.more = termed(supporting.unit);
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
   }
@@ -501,7 +501,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       if (part.length === 0 || part.some((term) => said.has(term)) || !part.every((term) => first.passage.allTerms.has(term))) continue;
       const other = best(units.filter((unit) => unit.passage === first.passage && isProse(unit) && ENDS_SENTENCE.test(unit.text) && !quotedText.includes(unit.text)), part)?.unit;
       if (!other) continue;
-      lead.more = lead.more ? `${lead.more} ${other.text}` : other.text;
+      lead.more = lead.more ? `${lead.more} ${termed(other)}` : termed(other);
       for (const term of other.terms) lead.terms.add(term);
     }
   // A reference page's opening line names what is asked and says what for ("VACUUM — garbage-collect and optionally analyze a
@@ -621,6 +621,24 @@ function inParagraph(unit: Unit): Place | undefined {
   return block?.kind === 'prose' ? { paragraph: block.sentences, at: unit.sentence } : undefined;
 }
 
+/** The term a definition's paragraph opens with (`list.insert(i, x)` of "`list.insert(i, x)` : Insert an item …"). */
+const DEFINED_TERM = /^(.{1,100}?)\s:\s\S/;
+
+/**
+ * Text from a paragraph's sentence `from` on, after the paragraph's term when it is a definition's and that sentence is a
+ * later one: "The first argument is the index of the element before which to insert" is said of `list.insert(i, x)`.
+ */
+function afterTerm(paragraph: string[], from: number, text: string): string {
+  const term = from > 0 ? DEFINED_TERM.exec(paragraph[0]!)?.[1] : undefined;
+  return term ? `${term} : ${text}` : text;
+}
+
+/** A unit's text, after its paragraph's term when it is a later sentence of a definition (afterTerm). */
+function termed(unit: Unit): string {
+  const place = inParagraph(unit);
+  return place ? afterTerm(place.paragraph, place.at, unit.text) : unit.text;
+}
+
 /**
  * A sentence with those after it in its paragraph that lean on it and finish its point ("PostgreSQL supports building
  * indexes without locking out writes. This method is invoked by specifying the `CONCURRENTLY` option of `CREATE INDEX`."),
@@ -629,7 +647,7 @@ function inParagraph(unit: Unit): Place | undefined {
 function withLeaning(unit: Unit): string {
   const place = inParagraph(unit);
   if (!place) return unit.text;
-  let text = unit.text;
+  let text = afterTerm(place.paragraph, place.at, unit.text);
   for (const next of place.paragraph.slice(place.at + 1)) {
     if (!LEANS_BACK.test(next) || !ENDS_SENTENCE.test(next) || wordCount(text) + wordCount(next) > LEAD_WORDS) break;
     text = `${text} ${next}`;
@@ -781,7 +799,8 @@ const endsInterrupted = (sentence: string) => /^\p{Ll}/u.test(sentence);
 function inContext({ paragraph, at }: Place, shown: boolean): string {
   // A sentence that announces what follows ("as follows:") is followed by that, not by more sentences.
   const announces = !ENDS_SENTENCE.test(paragraph[at]!);
-  let text = paragraph.slice(leaningStart(paragraph, at), at + 1).join(' ');
+  const start = leaningStart(paragraph, at);
+  let text = afterTerm(paragraph, start, paragraph.slice(start, at + 1).join(' '));
   let count = wordCount(text);
   for (const [offset, next] of (announces ? [] : paragraph.slice(at + 1)).entries()) {
     const countBefore = count;

@@ -2375,6 +2375,26 @@ describe('a signature without an anchor, as the term of its definition', () => {
   });
 });
 
+describe('a later sentence of a term\'s definition', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    await pushPage(
+      own,
+      'burrows',
+      'Burrows',
+      '# Burrows\n\n## Burrow methods\n\nBurrows have these methods:\n\n`burrow.add(x)`\n: Add a chamber at the far end of the burrow.\n\n`burrow.place(i, x)`\n: Place a chamber at a given position. The first argument is the index of the chamber before which to dig, so `b.place(0, x)` digs at the entrance of the burrow.\n',
+    );
+  });
+  after(() => own.stop());
+
+  test('is quoted after its term: what "the first argument" is of is said', async () => {
+    const { json } = await chatOn(own, 'How do I dig a chamber at the entrance of the burrow?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/burrows#burrow-methods', json.text);
+    assert.match(json.text, /^`burrow\.place\(i, x\)` : The first argument is the index of the chamber before which to dig/);
+  });
+});
+
 describe('a word of a letter and a hyphen', () => {
   let own: TestServer;
   before(async () => {
