@@ -15,7 +15,7 @@
  */
 import { isTableDelimiter, plainInline, tableCells } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
-import { COMPARING, actionAsked, entryHeadingOf, calls, calledEntry, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingOpensAs, isStopWord, namedApis, nameAsTyped, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
+import { COMPARING, actionAsked, entryHeadingOf, calls, calledEntry, calledEntryParts, kindsAsNamed, SETTING_ASKED, isSettingEntry, abbreviating, askedAndTold, abbreviationOf, abbreviationsIn, contentQuery, definingText, DEFINITION_ASKED, HOW_ASKED, words, errorMessageIn, errorStretches, showsErrorStretch, headingExactness, headingOpensAs, isStopWord, namedApis, nameAsTyped, headingTerms as headingTermsOf, keywordsInCapitals, NAME_AND_PURPOSE, onlyNamesPurpose, ownHeading, share, spelledOutIn, terms, pageTerms, termsDoneWithout, unaskedHeadingShare, questionAsked } from './text.js';
 import { sleep, type AnswerEngine, type GenerateInput, type GroundingSection } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -187,9 +187,10 @@ const MAX_STEPS = 12;
 type Block =
   /**
    * `sentences`: the paragraph's sentences as units read them. `row`: read from a table's row; `names` finds in code the name
-   * of what the row is about (the code span it opens with, if any).
+   * of what the row is about (the code span it opens with, if any). `term`: the term a definition's paragraph opens with
+   * (its line before the one starting ": ", `list.insert(i, x)`).
    */
-  | { kind: 'prose'; text: string; sentences: string[]; row?: { names?: RegExp } }
+  | { kind: 'prose'; text: string; sentences: string[]; row?: { names?: RegExp }; term?: string }
   | { kind: 'item'; text: string; ordered: boolean; list: number; indent: number; number?: number }
   /** `step`: the numbered list it belongs to, as the code shown under one of its steps. */
   | { kind: 'code'; markdown: string; step?: number };
@@ -333,12 +334,16 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     }),
   );
   // The entry of a call the question names, headed by it as the visitor writes it (`class dbg.Settle(frame)` for
-  // "Settle(x)", not the built-in `settle()`): what its heading says besides (the kind, the module) is not off the question.
-  const callsAsTyped = new Set(
-    namedApis(input.question)
-      .filter((name) => name.endsWith('()'))
-      .map((name) => nameAsTyped(name, input.question).slice(0, -2).split('.').pop()!),
-  );
+  // "Settle(x)", not the built-in `settle()`): what its heading says besides, the kind and the module, is not off the question.
+  const callsAsTyped = namedApis(input.question)
+    .filter((name) => name.endsWith('()'))
+    .map((name) => nameAsTyped(name, input.question).slice(0, -2));
+  const besidesCallAsTyped = (section: string | undefined): string[] => {
+    const entry = calledEntryParts(section);
+    const dotted = entry && `${entry.module}${entry.name}`;
+    const named = entry && callsAsTyped.some((call) => (call.includes('.') ? dotted === call || dotted!.endsWith(`.${call}`) : entry.name === call));
+    return named ? terms(`${entry.kind} ${entry.module.replace(/\./g, ' ')}`) : [];
+  };
   // Where a passage's first entry of the named API is: a reference table lists functions in its own order, so an entry
   // far down a long table is no less an answer than an opening sentence, though the first of several (`age(timestamp,
   // timestamp)`, then `age(timestamp)`) comes first.
@@ -392,8 +397,8 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       const density = Math.min(1, matched / Math.sqrt(unit.terms.size + 1));
       const phrased = 1 + PAIR_WEIGHT * pairShare(unit);
       // A passage under a heading nobody asked about ("Windows") answers a narrower question.
-      const entryAsTyped = callsAsTyped.has(calledEntry(unit.passage.section.section) ?? '');
-      const narrower = entryAsTyped ? 1 : 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, askedAbout);
+      const besides = besidesCallAsTyped(unit.passage.section.section);
+      const narrower = 1 - 0.3 * unaskedHeadingShare(unit.passage.section.section, besides.length > 0 ? new Set([...askedAbout, ...besides]) : askedAbout);
       // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it; "CREATE VIEW —
       // define a new view" says what a command does, which answers "How do I …?" less than a sentence that shows how.
       const signpost = isSignpost(unit.text) || unit.furtherReading ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
@@ -443,7 +448,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const said = new Set(comparedQuotes.flatMap((part) => [...part.terms]));
     const leftOut = [...required].filter((term) => !said.has(term) && !COMPARING.has(term));
     const rest = leftOut.length > 0 ? best(units.filter((unit) => isProse(unit) && ENDS_SENTENCE.test(unit.text) && !comparedQuotes.some((part) => part.lead.includes(unit.text))), leftOut)?.unit : undefined;
-    const quotes = rest && weightOf(leftOut, (term) => rest.terms.has(term)) >= MIN_PART_COVERAGE ? [...comparedQuotes, quoteOf(rest.passage, rest.text)] : comparedQuotes;
+    const quotes = rest && weightOf(leftOut, (term) => rest.terms.has(term)) >= MIN_PART_COVERAGE ? [...comparedQuotes, quoteOf(rest.passage, termed(rest))] : comparedQuotes;
     if (share(required, new Set(quotes.flatMap((part) => [...part.passage.allTerms]))) >= MIN_COVERAGE) return answerOf(quotes);
   }
   const answeringFrom = (from: (passage: Passage) => boolean) => best(units.filter((unit) => answerable.has(unit.passage) && from(unit.passage)), questionTerms);
@@ -473,8 +478,8 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     // The example that sentence leads to ("you can loop over the file object. This is … simple code:") shows "How do I …?"
     // better than the lead's own, unless that is the procedure's steps, and any question when the lead has none; a
     // sentence announcing what is not shown is not quoted.
-    const shown = !lead.example || (asked.asksHow && !lead.steps) ? announcedExample(supporting.unit) : undefined;
-    const added = shown?.text ?? (ENDS_SENTENCE.test(supporting.unit.text) ? withLeaning(supporting.unit) : undefined);
+    const shown = !lead.example || (asked.asksHow && !lead.steps) ? announcedExample(supporting.unit, lead.lead) : undefined;
+    const added = shown?.text ?? (ENDS_SENTENCE.test(supporting.unit.text) ? withLeaning(supporting.unit, lead.lead) : undefined);
     if (added) {
       lead.lead = `${lead.lead} ${added}`;
       if (shown) lead.example = shown.example;
@@ -488,7 +493,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const said = new Set(pageTerms(plainInline(lead.lead)));
     const saysMore = weightOf(questionTerms, (term) => supporting.unit.terms.has(term));
     if (saysMore >= MIN_COVERAGE && saysMore > weightOf(questionTerms, (term) => said.has(term))) {
-      lead.more = termed(supporting.unit);
+      lead.more = termed(supporting.unit, lead.lead);
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
   }
@@ -501,7 +506,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       if (part.length === 0 || part.some((term) => said.has(term)) || !part.every((term) => first.passage.allTerms.has(term))) continue;
       const other = best(units.filter((unit) => unit.passage === first.passage && isProse(unit) && ENDS_SENTENCE.test(unit.text) && !quotedText.includes(unit.text)), part)?.unit;
       if (!other) continue;
-      lead.more = lead.more ? `${lead.more} ${termed(other)}` : termed(other);
+      lead.more = lead.more ? `${lead.more} ${termed(other, quotedText)}` : termed(other, quotedText);
       for (const term of other.terms) lead.terms.add(term);
     }
   // A reference page's opening line names what is asked and says what for ("VACUUM — garbage-collect and optionally analyze a
@@ -598,45 +603,45 @@ interface Quote {
  * efficient, fast, and leads to simple code:"), with the example; after the sentence it leans
  * on, if it leans on one.
  */
-function announcedExample(unit: Unit): { text: string; example: string } | undefined {
+function announcedExample(unit: Unit, said = ''): { text: string; example: string } | undefined {
   const next = unit.passage.blocks[unit.block + 1];
   const place = inParagraph(unit);
   if (next?.kind !== 'code' || !place) return undefined;
   const { paragraph, at: found } = place;
   // With the sentence it leans on ("If user_function is specified, it must be a callable. This allows …").
-  const rest = paragraph.slice(leaningStart(paragraph, found));
+  const start = leaningStart(paragraph, found);
+  const rest = paragraph.slice(start);
   if (rest.length > 3 || !/:$/.test(rest.at(-1)!) || wordCount(rest.join(' ')) > LEAD_WORDS) return undefined;
-  return { text: rest.join(' '), example: next.markdown };
+  return { text: afterTerm(place, start, rest.join(' '), said), example: next.markdown };
 }
 
 /** A sentence's paragraph, as its sentences, and where it is among them. */
 interface Place {
   paragraph: string[];
   at: number;
+  /** The term of the definition the paragraph is, if it is one. */
+  term?: string;
 }
 
 /** The sentences of a prose unit's paragraph, as units read them, and where the unit is among them. */
 function inParagraph(unit: Unit): Place | undefined {
   const block = unit.passage.blocks[unit.block];
-  return block?.kind === 'prose' ? { paragraph: block.sentences, at: unit.sentence } : undefined;
+  return block?.kind === 'prose' ? { paragraph: block.sentences, at: unit.sentence, term: block.term } : undefined;
 }
-
-/** The term a definition's paragraph opens with (`list.insert(i, x)` of "`list.insert(i, x)` : Insert an item …"). */
-const DEFINED_TERM = /^(.{1,100}?)\s:\s\S/;
 
 /**
  * Text from a paragraph's sentence `from` on, after the paragraph's term when it is a definition's and that sentence is a
- * later one: "The first argument is the index of the element before which to insert" is said of `list.insert(i, x)`.
+ * later one ("The first argument is the index of the element before which to insert" is said of `list.insert(i, x)`),
+ * unless what is quoted with it (`said`) holds the term already.
  */
-function afterTerm(paragraph: string[], from: number, text: string): string {
-  const term = from > 0 ? DEFINED_TERM.exec(paragraph[0]!)?.[1] : undefined;
-  return term ? `${term} : ${text}` : text;
+function afterTerm({ term }: Place, from: number, text: string, said = ''): string {
+  return term && from > 0 && !said.includes(term) ? `${term} : ${text}` : text;
 }
 
 /** A unit's text, after its paragraph's term when it is a later sentence of a definition (afterTerm). */
-function termed(unit: Unit): string {
+function termed(unit: Unit, said = ''): string {
   const place = inParagraph(unit);
-  return place ? afterTerm(place.paragraph, place.at, unit.text) : unit.text;
+  return place ? afterTerm(place, place.at, unit.text, said) : unit.text;
 }
 
 /**
@@ -644,10 +649,10 @@ function termed(unit: Unit): string {
  * indexes without locking out writes. This method is invoked by specifying the `CONCURRENTLY` option of `CREATE INDEX`."),
  * while the sentence and they come to at most LEAD_WORDS words; not one ending in a colon, which announces what follows.
  */
-function withLeaning(unit: Unit): string {
+function withLeaning(unit: Unit, said = ''): string {
   const place = inParagraph(unit);
   if (!place) return unit.text;
-  let text = afterTerm(place.paragraph, place.at, unit.text);
+  let text = afterTerm(place, place.at, unit.text, said);
   for (const next of place.paragraph.slice(place.at + 1)) {
     if (!LEANS_BACK.test(next) || !ENDS_SENTENCE.test(next) || wordCount(text) + wordCount(next) > LEAD_WORDS) break;
     text = `${text} ${next}`;
@@ -796,11 +801,12 @@ const endsInterrupted = (sentence: string) => /^\p{Ll}/u.test(sentence);
  * but not a last one announcing what follows the paragraph ("the following variations apply:")
  * unless that is `shown`.
  */
-function inContext({ paragraph, at }: Place, shown: boolean): string {
+function inContext(place: Place, shown: boolean): string {
+  const { paragraph, at } = place;
   // A sentence that announces what follows ("as follows:") is followed by that, not by more sentences.
   const announces = !ENDS_SENTENCE.test(paragraph[at]!);
   const start = leaningStart(paragraph, at);
-  let text = afterTerm(paragraph, start, paragraph.slice(start, at + 1).join(' '));
+  let text = afterTerm(place, start, paragraph.slice(start, at + 1).join(' '));
   let count = wordCount(text);
   for (const [offset, next] of (announces ? [] : paragraph.slice(at + 1)).entries()) {
     const countBefore = count;
@@ -932,7 +938,8 @@ function readPassage(section: GroundingSection, rank: number): Passage {
   /** The header cells of the table being read. */
   let header: string[] | undefined;
   const flush = () => {
-    if (paragraph.length > 0) blocks.push(prose(paragraph.join(' ')));
+    const term = paragraph.length > 1 && /^:\s/.test(paragraph[1]!) ? cleanInline(paragraph[0]!) : undefined;
+    if (paragraph.length > 0) blocks.push({ ...prose(paragraph.join(' ')), ...(term && { term }) });
     paragraph = [];
   };
   for (let index = 0; index < lines.length; index++) {

@@ -391,10 +391,13 @@ export function namedApis(question: string): string[] {
  * arguments; a name the question does not hold as written ("What does enumerate do?") is as read.
  */
 export function nameAsTyped(name: string, question: string): string {
-  const call = name.endsWith('()');
-  const bare = call ? name.slice(0, -2) : name;
-  const typed = new RegExp(`(?<![\\p{L}\\p{N}_.])${escapeRegExp(bare)}${call ? '(?=\\()' : ''}`, 'iu').exec(question)?.[0];
-  return typed === undefined ? name : call ? `${typed}()` : typed;
+  if (name.endsWith('()')) {
+    // The call namedApis read (NAMED_CALL), not the same letters elsewhere: "Which Log(s) does log(x) write to?" asks for `log()`.
+    const bare = name.slice(0, -2);
+    const typed = [...question.matchAll(NAMED_CALL)].find((match) => match[1]!.toLowerCase() === bare)?.[1];
+    return typed === undefined ? name : `${typed}()`;
+  }
+  return new RegExp(`(?<![\\p{L}\\p{N}_.])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`, 'iu').exec(question)?.[0] ?? name;
 }
 
 /** The content words of a text as typed (no stems), longest first: what to hand a search engine. */
@@ -1034,7 +1037,13 @@ export function calls(code: string, name: string): boolean {
 
 /** The name a section's heading, an API entry's, gives what it documents, when it is called: "TemporaryDirectory" for `class tempfile.TemporaryDirectory(suffix=None, …)`. */
 export function calledEntry(path: string | undefined): string | undefined {
-  return /^(?:class |exception |@)?(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\(/.exec(ownHeading(path, { withParameters: true }).trim())?.[1];
+  return calledEntryParts(path)?.name;
+}
+
+/** An API entry's heading that is called, in parts: `class `, `tempfile.` and `TemporaryDirectory` of `class tempfile.TemporaryDirectory(suffix=None, …)`. */
+export function calledEntryParts(path: string | undefined): { kind: string; module: string; name: string } | undefined {
+  const match = /^((?:class |exception |@)?)((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)\(/.exec(ownHeading(path, { withParameters: true }).trim());
+  return match ? { kind: match[1]!, module: match[2]!, name: match[3]! } : undefined;
 }
 
 /** Whether a heading names no topic, only the part of a page it is ("Description", "Introduction", "Overview"). */

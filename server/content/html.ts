@@ -55,8 +55,8 @@ const SKIPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 
 const SKIPPED_CLASSES = new Set([
   // Permalink marks beside headings and API entries.
   'headerlink', 'id_link', 'hash-link', 'header-anchor', 'anchor-link', 'anchorjs-link', 'td-heading-self-link', 'heading-anchor',
-  // Sphinx.
-  'related', 'sphinxsidebar', 'sphinxsidebarwrapper', 'footer', 'rst-footer-buttons', 'wy-breadcrumbs', 'breadcrumbs',
+  // Sphinx (`viewcode-link`: the "[source]" link beside an entry's signature).
+  'viewcode-link', 'related', 'sphinxsidebar', 'sphinxsidebarwrapper', 'footer', 'rst-footer-buttons', 'wy-breadcrumbs', 'breadcrumbs',
   // DocBook (the PostgreSQL manual): Prev/Up/Next bars and the page's own table of contents.
   'navheader', 'navfooter', 'toc',
   // MkDocs Material.

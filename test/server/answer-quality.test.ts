@@ -2393,6 +2393,13 @@ describe('a later sentence of a term\'s definition', () => {
     assert.equal(json.sources[0]?.url, 'https://acme.test/docs/burrows#burrow-methods', json.text);
     assert.match(json.text, /^`burrow\.place\(i, x\)` : The first argument is the index of the chamber before which to dig/);
   });
+
+  test('a paragraph that only holds " : " (a slice `a[1 : 3]`, a ratio) is no definition: its later sentence is quoted alone', async () => {
+    await pushPage(own, 'tunnels', 'Tunnels', '# Tunnels\n\n## Slicing tunnels\n\nUse `t[1 : 3]` to take a slice of a tunnel. Slicing returns a new tunnel, not a view of the original tunnel.');
+    const { json } = await chatOn(own, 'What does slicing a tunnel return, a new tunnel or a view?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/tunnels#slicing-tunnels', json.text);
+    assert.match(json.text, /^Slicing returns a new tunnel, not a view of the original tunnel/);
+  });
 });
 
 describe('a word of a letter and a hyphen', () => {

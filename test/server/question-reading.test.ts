@@ -215,6 +215,12 @@ test('a name is handed on in the letter case the visitor wrote it, a call with i
   assert.equal(nameAsTyped('breakpoint()', 'mybreakpoint(x) or Breakpoint(y)?'), 'Breakpoint()');
   // Named by what it is asked to do, not as a call: as read.
   assert.deepEqual(asTyped('What does enumerate do?'), ['enumerate()']);
+  // The call read, not the same letters elsewhere: a plural's "(s)", a call inside another's arguments, a path.
+  assert.deepEqual(asTyped('Which Log(s) does log(x) write to?'), ['log()']);
+  assert.deepEqual(asTyped('Why does Settle(f(x)) differ from settle(y)?'), ['f()', 'settle()']);
+  assert.deepEqual(asTyped('Is a/Settle(x) the same as settle(y)?'), ['settle()']);
+  // A name as a whole word: not the start of a longer one.
+  assert.deepEqual(asTyped('MAX_CONNECTIONS_PER_USER vs max_connections?'), ['MAX_CONNECTIONS_PER_USER', 'max_connections']);
 });
 
 test('a call of a function named by a stop word ("now()", "any(iterable)") is content; the word alone is not', () => {

@@ -237,13 +237,14 @@ test('a term without an id after an entry that has one belongs to the section th
   assert.match(sections.at(-1)!.text, /\\d\s+Lists the chambers of every burrow\.\s+\\x\s+Shows each marmalade column on its own line\./);
 });
 
-test('a signature without an anchor of its own is its definition\'s term as code: `d | other` and `f(*args, **kwargs)` as the page writes them', () => {
+test('a signature without an anchor of its own is its definition\'s term as code: `d | other` and `f(*args, **kwargs)` as the page writes them, without the "[source]" link beside it', () => {
   const sphinx =
     '<html><head><title>Mappings</title></head><body><div role="main"><section id="mappings"><h1>Mappings</h1><p>These operations are supported:</p>' +
     '<dl class="describe"><dt class="sig sig-object py">\n<span class="sig-name descname"><span class="pre">d</span> <span class="pre">|</span> <span class="pre">other</span></span></dt>' +
     '<dd><p>Create a new mapping with the keys of <em>d</em> and <em>other</em>.</p></dd></dl>' +
     '<dl class="py method"><dt class="sig sig-object py">\n<span class="sig-prename descclassname"><span class="pre">burrow.</span></span><span class="sig-name descname"><span class="pre">dig</span></span>' +
-    '<span class="sig-paren">(</span><em class="sig-param"><span class="o">*</span><span class="n">args</span></em>, <em class="sig-param"><span class="o">**</span><span class="n">kwargs</span></em><span class="sig-paren">)</span></dt>' +
+    '<span class="sig-paren">(</span><em class="sig-param"><span class="o">*</span><span class="n">args</span></em>, <em class="sig-param"><span class="o">**</span><span class="n">kwargs</span></em><span class="sig-paren">)</span>' +
+    '<a class="reference internal" href="_modules/burrow.html#dig"><span class="viewcode-link"><span class="pre">[source]</span></span></a></dt>' +
     '<dd><p>Dig with the arguments given.</p></dd></dl></section></div></body></html>';
   const { markdown } = readHtml(sphinx);
   assert.match(markdown, /^`d \| other`\n: Create a new mapping with the keys of d and other\.$/m);
