@@ -81,6 +81,16 @@ export function pieces(text: string, wordsPerPiece: number): string[] {
  * little, since they all share the topic's own words.
  */
 const MIN_COVERAGE = 0.6;
+/** Of a longer question, told as visitors chat, the passage ranked first covers it with fewer of its words: from this many terms… */
+const LONG_QUESTION_TERMS = 6;
+/** …a share less for each term more… */
+const COVERAGE_PER_TERM = 0.03;
+/** …down to this share. */
+const MIN_LONG_COVERAGE = 0.4;
+/** The share of a question's `count` terms a passage retrieval ranks first must hold to answer it (MIN_COVERAGE of a short one). */
+function coverageNeeded(count: number): number {
+  return Math.max(MIN_LONG_COVERAGE, MIN_COVERAGE - COVERAGE_PER_TERM * Math.max(0, count - LONG_QUESTION_TERMS));
+}
 /** Share of a second part's terms the further passage must hold to be quoted for it. */
 const MIN_PART_COVERAGE = 0.5;
 /** How much more a sentence counts that says two of the question's words side by side, as it does. */
@@ -432,7 +442,14 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
   const parts = questionParts(keywordsInCapitals(input.question)).map((part) => terms(part));
   // Only a passage that covers the question can answer it: when the best sentence is in one that does not, another may.
   // A question of two parts no passage covers alone may be answered by two that each cover a part.
-  const covering = (wanted: Set<string>[]) => new Set(passages.filter((passage) => wanted.some((asked) => share(asked, passage.allTerms) >= MIN_COVERAGE)));
+  // A long question told as visitors chat holds words no passage needs to say ("… on my windows laptop … on my mac it was
+  // fine"): the passage retrieval ranks first covers it with fewer of them, when its headings name some of what is asked
+  // and it is no release notes ("nothing changed in the code" asks nothing about versions).
+  const covers = (wanted: Set<string>, have: Set<string>, passage?: Passage) => {
+    const ranksFirst = passage !== undefined && passage.rank === 0 && !isReleaseNotes(passage.section) && [...wanted].some((term) => passage.headingTerms.has(term));
+    return share(wanted, have) >= (ranksFirst ? coverageNeeded(wanted.size) : MIN_COVERAGE);
+  };
+  const covering = (wanted: Set<string>[]) => new Set(passages.filter((passage) => wanted.some((asked) => covers(asked, passage.allTerms, passage))));
   let answerable = covering([required]);
   if (answerable.size === 0 && parts.length > 1) answerable = covering(parts.map((part) => new Set(part.filter((term) => required.has(term)))));
   purposeTold = PURPOSE_ASKED.test(input.question) && units.some((unit) => answerable.has(unit.passage) && tellsPurposeOf(unit));
@@ -449,7 +466,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const leftOut = [...required].filter((term) => !said.has(term) && !COMPARING.has(term));
     const rest = leftOut.length > 0 ? best(units.filter((unit) => isProse(unit) && ENDS_SENTENCE.test(unit.text) && !comparedQuotes.some((part) => part.lead.includes(unit.text))), leftOut)?.unit : undefined;
     const quotes = rest && weightOf(leftOut, (term) => rest.terms.has(term)) >= MIN_PART_COVERAGE ? [...comparedQuotes, quoteOf(rest.passage, termed(rest))] : comparedQuotes;
-    if (share(required, new Set(quotes.flatMap((part) => [...part.passage.allTerms]))) >= MIN_COVERAGE) return answerOf(quotes);
+    if (covers(required, new Set(quotes.flatMap((part) => [...part.passage.allTerms])))) return answerOf(quotes);
   }
   const answeringFrom = (from: (passage: Passage) => boolean) => best(units.filter((unit) => answerable.has(unit.passage) && from(unit.passage)), questionTerms);
   // Release notes tell what changed: they answer a question about versions, or one no other passage answers.
@@ -535,7 +552,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     }
   }
   if (description && described) quoted.splice(quoted.indexOf(lead) + 1, 0, quoteOf(description, described));
-  if (share(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms]))) < MIN_COVERAGE) return refusal;
+  if (!covers(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms])), first.passage)) return refusal;
   // "How do I write a unit test?" answered from a passage that shows nothing (a page's opening) is shown the example of its
   // page that retrieval puts right after it, or after its description: what announces it, then the example.
   const shownFor = description && described ? description : first.passage;

@@ -2447,6 +2447,42 @@ describe('a long question whose words no passage holds together', () => {
   });
 });
 
+describe('a long question told as visitors chat', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    const addPage = (slug: string, title: string, content: string) => pushPage(own, slug, title, content);
+    await addPage(
+      'exports',
+      'Exports',
+      '# Exports\n\n## CSV exports\n\nA CSV export writes one order per line. Choose the Windows line endings when you export, or every order is followed by an empty row when shown.',
+    );
+    await addPage('laptops', 'Laptops', '# Laptops\n\nAssist runs on a Windows laptop or a Mac. When it opens fine, sign in with your account.');
+    await addPage('orders', 'Orders', '# Orders\n\nEvery order has a number, a customer and a total.');
+    await addPage('release-notes/4.6', 'Release 4.6: desktop app', '# Release 4.6: desktop app\n\n## Changes\n\nThe desktop app opens a spreadsheet export on a Mac.');
+    await addPage('support', 'Support', '# Support\n\nCheck your account once a month. Twice a year, we send the last invoices.');
+    await addPage('roles', 'Roles', '# Roles\n\nAn auditor may ask for access.');
+    await addPage('printing', 'Printing', '# Printing\n\nThe team needs a printer to print a page.');
+  });
+  after(() => own.stop());
+
+  test('is answered by the passage ranked first whose heading names it, though it holds fewer of its words', async () => {
+    const { json } = await chatOn(own, 'exported my orders to csv on my windows laptop and opening it in the spreadsheet shows an empty row after every single order. on my mac it was fine. whats going on?');
+    assert.equal(json.sources[0]?.url, 'https://acme.test/docs/exports#csv-exports', json.text);
+    assert.match(json.text, /Choose the Windows line endings when you export, or every order is followed by an empty row when shown/);
+  });
+
+  test('is not answered by release notes that hold as few of its words', async () => {
+    const { json } = await chatOn(own, 'so the desktop app on my mac opens every spreadsheet export fine but shows each order twice since last month. what should I check?');
+    assert.deepEqual(json.sources, [], json.text);
+  });
+
+  test('is not answered by a passage that holds as few of its words, when its headings name none of them', async () => {
+    const { json } = await chatOn(own, 'our team needs to print and check the account each month and ask the auditor for the invoices of the year, how?');
+    assert.deepEqual(json.sources, [], json.text);
+  });
+});
+
 describe('a question that also tells', () => {
   let own: TestServer;
   before(async () => {
