@@ -449,6 +449,8 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const ranksFirst = passage !== undefined && passage.rank === 0 && !isReleaseNotes(passage.section) && [...wanted].some((term) => passage.headingTerms.has(term));
     return share(wanted, have) >= (ranksFirst ? coverageNeeded(wanted.size) : MIN_COVERAGE);
   };
+  /** Whether the quotes together cover the question, `first` the passage the answer leads with. */
+  const quotesCover = (quotes: Quote[], first?: Passage) => covers(required, new Set(quotes.flatMap((part) => [...part.passage.allTerms])), first);
   const covering = (wanted: Set<string>[]) => new Set(passages.filter((passage) => wanted.some((asked) => covers(asked, passage.allTerms, passage))));
   let answerable = covering([required]);
   if (answerable.size === 0 && parts.length > 1) answerable = covering(parts.map((part) => new Set(part.filter((term) => required.has(term)))));
@@ -466,7 +468,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     const leftOut = [...required].filter((term) => !said.has(term) && !COMPARING.has(term));
     const rest = leftOut.length > 0 ? best(units.filter((unit) => isProse(unit) && ENDS_SENTENCE.test(unit.text) && !comparedQuotes.some((part) => part.lead.includes(unit.text))), leftOut)?.unit : undefined;
     const quotes = rest && weightOf(leftOut, (term) => rest.terms.has(term)) >= MIN_PART_COVERAGE ? [...comparedQuotes, quoteOf(rest.passage, termed(rest))] : comparedQuotes;
-    if (covers(required, new Set(quotes.flatMap((part) => [...part.passage.allTerms])))) return answerOf(quotes);
+    if (quotesCover(quotes)) return answerOf(quotes);
   }
   const answeringFrom = (from: (passage: Passage) => boolean) => best(units.filter((unit) => answerable.has(unit.passage) && from(unit.passage)), questionTerms);
   // Release notes tell what changed: they answer a question about versions, or one no other passage answers.
@@ -552,7 +554,7 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
     }
   }
   if (description && described) quoted.splice(quoted.indexOf(lead) + 1, 0, quoteOf(description, described));
-  if (!covers(required, new Set(quoted.flatMap((part) => [...part.passage.allTerms])), first.passage)) return refusal;
+  if (!quotesCover(quoted, first.passage)) return refusal;
   // "How do I write a unit test?" answered from a passage that shows nothing (a page's opening) is shown the example of its
   // page that retrieval puts right after it, or after its description: what announces it, then the example.
   const shownFor = description && described ? description : first.passage;
