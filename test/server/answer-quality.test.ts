@@ -1327,6 +1327,28 @@ describe('grounding and the embedded answer', () => {
     );
   });
 
+  test('to "stop it happening" is to avoid it: a two-part question about an error gets the sentence that says how to avoid it', () => {
+    const timeouts = {
+      url: 'https://acme.test/docs/exports#lock-timeouts',
+      title: 'Exports',
+      section: 'Lock timeouts',
+      markdown: [
+        "A lock timeout is caused by two exports waiting for each other's ledgers: Acme stops one of them with `E_LOCK_TIMEOUT`, so that the other can finish.",
+        '',
+        'Which of them is stopped cannot be foretold, and a stopped export is not retried.',
+        '',
+        'The best way to avoid lock timeouts is to have every export lock the ledgers it touches in the same order.',
+      ].join('\n'),
+    };
+    assertAnswer(
+      'our nightly export logs this now and then:\nE_LOCK_TIMEOUT: export 4121 waited for ledger 88213\nwhat causes it and how do we stop it happening? help pls',
+      [timeouts],
+      "A lock timeout is caused by two exports waiting for each other's ledgers: Acme stops one of them with `E_LOCK_TIMEOUT`, so that the other can finish. " +
+        'The best way to avoid lock timeouts is to have every export lock the ledgers it touches in the same order [1].',
+      [timeouts],
+    );
+  });
+
   test('"regardless of upper/lower case" is what the page calls case-insensitive', () => {
     const letters = {
       url: 'https://acme.test/docs/names#letters',
