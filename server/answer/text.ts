@@ -217,11 +217,11 @@ const ALSO_SAID: [RegExp, string][] = [
     /\b(?:(?:longer|more|slower|greater)\s+than|over|above|at\s+least)\s+(?:(?:a|an|one|half\s+an?)\s+|\d+(?:\.\d+)?\s*)(?:milli)?(?:seconds?|minutes?|hours?|ms|secs?|mins?)\b(?=\s*(?:[?.!,;:)]|$)|\s+(?:and|or|but|to|in|on|for|before|after|when|while|then|so|is|are|was|will|would|should|without)\b)/gi,
     'more than the specified amount of time',
   ],
-  // "how do we stop it happening?", "prevent this from happening again": what pages say to avoid, not to stop or cancel
-  // what already runs ("stop a query that is running").
+  // "how do we stop it happening?", "prevent this from happening again", "keep it from coming back": what pages say to
+  // avoid, not to stop or cancel what already runs ("stop a query that is running"); not to "keep it happening".
   [
-    /\b(?:stop|prevent|keep)\s+(it|this|that|them|these|those|(?:this|that|the)\s+(?:error|problem|issue|warning))\s+(?:from\s+)?(?:happening|occurring|recurring|coming\s+back)(?:\s+again)?\b/gi,
-    'avoid $1',
+    /\b(?:(?:stop|prevent)\s+(it|this|that|them|these|those|(?:this|that|the)\s+(?:error|problem|issue|warning))\s+(?:from\s+)?|keep\s+(it|this|that|them|these|those|(?:this|that|the)\s+(?:error|problem|issue|warning))\s+from\s+)(?:happening|occurring|recurring|coming\s+back)(?:\s+again)?\b/gi,
+    'avoid $1$2',
   ],
 ];
 

@@ -173,6 +173,14 @@ test('a limit of time the visitor names is read as the amount of time the pages 
     assert.equal(inPagesWords(question), undefined, question);
 });
 
+test('to stop, prevent or keep something from happening is read as to avoid it; to keep it happening, or to stop what runs, is not', () => {
+  assert.equal(inPagesWords('what causes it and how do we stop it happening?'), 'what causes it and how do we avoid it?');
+  assert.equal(inPagesWords('how do I keep this error from coming back'), 'how do I avoid this error');
+  assert.equal(inPagesWords('can I prevent that from happening again?'), 'can I avoid that?');
+  for (const question of ['how do I keep it happening every night?', 'how do I stop a query that is running?', 'stop it from running the export twice'])
+    assert.equal(inPagesWords(question), undefined, question);
+});
+
 test('words that only carry the tone of a chat ("even", "stuff", "kinda", "lol") are not asked', () => {
   assert.deepEqual(askedAndTold('how do I restore a ledger dump lol, kinda stuck').asked, askedAndTold('how do I restore a ledger dump, stuck').asked);
   // "Even" is a word of its own elsewhere ("round half to even"); "What's even the point of …?" asks what it is for, as "What's the point of …?" does.
