@@ -199,6 +199,9 @@ const PHRASES: [RegExp, string][] = [
  */
 const KEYWORD_NAMED = /\b(as|async|await|break|continue|do|for|from|if|import|in|is|not|or|and|return|try|while|with|yield|where|having|when|then|into|on)\s+(statements?|keywords?|clauses?|operators?|loops?|blocks?)\b/gi;
 
+/** What a visitor keeps from happening: "it", "this", "the error". */
+const HAPPENING = String.raw`(?:it|this|that|them|these|those|(?:this|that|the)\s+(?:error|problem|issue|warning))`;
+
 /**
  * What a visitor says that pages say in other words ("line by line" for "loop over" the lines): what a question asks is
  * read in the pages' words (askedAndTold), and it is searched both ways (retrieval), since a page may say it the visitor's way.
@@ -220,8 +223,11 @@ const ALSO_SAID: [RegExp, string][] = [
   // "how do we stop it happening?", "prevent this from happening again", "keep it from coming back": what pages say to
   // avoid, not to stop or cancel what already runs ("stop a query that is running"); not to "keep it happening".
   [
-    /\b(?:(?:stop|prevent)\s+(it|this|that|them|these|those|(?:this|that|the)\s+(?:error|problem|issue|warning))\s+(?:from\s+)?|keep\s+(it|this|that|them|these|those|(?:this|that|the)\s+(?:error|problem|issue|warning))\s+from\s+)(?:happening|occurring|recurring|coming\s+back)(?:\s+again)?\b/gi,
-    'avoid $1$2',
+    new RegExp(
+      String.raw`\b(?:stop|prevent|keep(?=\s+${HAPPENING}\s+from\s))\s+(${HAPPENING})\s+(?:from\s+)?(?:happening|occurring|recurring|coming\s+back)(?:\s+again)?\b`,
+      'gi',
+    ),
+    'avoid $1',
   ],
 ];
 
