@@ -588,7 +588,7 @@ export function askFirst(question: string): string {
     const [before, ask] = opens ? ['', clause.replace(CONTINUING, '')] : within ? [clause.slice(0, within.index).trim(), asAsked(clause.slice(within.index + within[0].length))] : ['', ''];
     if (!ask) continue;
     const named = terms(ask).length;
-    if (named === 0 || (named < 2 && !DEFINITION_ASKED.test(ask)) || REFERS_BACK.test(ask.replace(CODE_SPAN, ' '))) return question;
+    if (named === 0 || (named < 2 && !DEFINITION_ASKED.test(ask)) || REFERS_BACK.test(ask.replace(CODE_SPAN, ' ')) || ASKS_WHAT_WAS_MISSED.test(ask)) return question;
     // What is left of the sentence it was asked in is told, when it says anything ("I've been trying to"; not "I was").
     const told = [...clauses.slice(0, index), ...(before && terms(before).length > 0 ? [before] : []), ...clauses.slice(index + 1)];
     return [`${ask.replace(CLAUSE_TAIL, '')}?`, ...told.map((clause) => `${clause.replace(CLAUSE_TAIL, '')}${ENDS_ASKING.test(clause) ? '?' : '.'}`)].join(' ');
@@ -871,6 +871,8 @@ export function askingClauses(question: string): string | undefined {
   const askedTerms = terms(text).length;
   // A short asking clause ("How do I fix this?", "What am I doing wrong?") asks about what the question tells.
   if (askedTerms < 2 && (REFERS_BACK.test(text.replace(CODE_SPAN, ' ')) || (!error && !DEFINITION_ASKED.test(text)))) return undefined;
+  // "What setting am I missing? …": what the visitor missed is in what they tell.
+  if (!error && ASKS_WHAT_WAS_MISSED.test(text)) return undefined;
   return error || clauses[0]!.asks || 2 * askedTerms >= terms(question).length ? text : undefined;
 }
 
@@ -984,6 +986,13 @@ const THING_IN_PLACE =
 function withoutPlace(asking: string): string | undefined {
   return THING_IN_PLACE.exec(asking)?.[1];
 }
+
+/**
+ * An asking clause about what the visitor told they did: "what setting am I missing?", "which step did I forget?", "what
+ * have we done wrong?" ("… from my laptop I get connection refused on 5432. what setting am I missing?" asks about the
+ * refused connection, not about settings and missing things).
+ */
+const ASKS_WHAT_WAS_MISSED = /\b(?:(?:am|are)\s+(?:i|we)\s+(?:missing|overlooking|forgetting|doing\s+wrong)|(?:did|have)\s+(?:i|we)\s+(?:miss(?:ed)?|forg[eo]t(?:ten)?|overlook(?:ed)?|done\s+wrong))\b/i;
 
 /**
  * Words that point to something said elsewhere: an asking clause holding one asks about what the question tells. "Which

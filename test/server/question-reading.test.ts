@@ -66,6 +66,9 @@ test('a question told after what led to it is asked first; one that leans on wha
     'I have the 2023 and 2024 ledgers open, how do I choose which one gets the payments?',
     'Ledgers and journals both hold payments. Can either be closed twice?',
     'I need a secure random token for a password reset link. random module ok?',
+    // Or on what the visitor did ("what … am I missing?", "what did I forget?").
+    'The widget loads on my laptop but from my phone I get a blank box. what setting am I missing?',
+    'I exported the ledger and imported it again but the totals differ. which step did I forget?',
     // Telling only.
     'I know how to read a file. I tried the docs.',
     "I set up a server. Can't connect from the host.",
@@ -116,6 +119,9 @@ test('what a question asks, when it also tells, is its asking clauses', () => {
   // What asks first may ask about what is told after it: "this", or a word that names nothing ("wrong").
   assert.equal(askingClauses('How do I fix this? My worker prints show up late in the docker logs when there is no terminal.'), undefined);
   assert.equal(askingClauses('What am I doing wrong? json.dumps writes my datetime fields as errors.'), undefined);
+  // So does one that asks what the visitor missed, in more words ("what setting am I missing?").
+  assert.equal(askingClauses('What setting am I missing? The widget loads on my laptop but from my phone I get a blank box.'), undefined);
+  assert.equal(askingClauses('Which setting controls the colour? The widget loads on my laptop.'), 'Which setting controls the colour?');
   assert.equal(askingClauses('What is a decorator? I tried the docs but got lost.'), 'What is a decorator?');
   // A question that only asks, or only tells, has nothing to set apart.
   assert.equal(askingClauses('What is a list and how do I sort it?'), undefined);
