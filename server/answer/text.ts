@@ -8,7 +8,7 @@
 import { escapeRegExp } from '../search/snippet.js';
 import { entryHeading } from '../search/search.js';
 import { PATH_SEPARATOR } from '../search/sections.js';
-import { ASKING_AFTER_WHERE, keywordsIn, KEYWORDS_ALONE, markStopWordCalls, stopWordCalls, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
+import { ASKING_AFTER_WHERE, keywordsIn, KEYWORDS_ALONE, markStopWordCalls, operatorsIn, stopWordCalls, typedInCapitals, writtenMostlyInCapitals } from '../search/language.js';
 import { CHANGES_ASKED } from '../search/release-notes.js';
 
 const STOP_WORDS = new Set(
@@ -310,6 +310,8 @@ export function terms(text: string, options: { joinedAlone?: boolean } = {}): st
     }
     for (const term of known) result.push(term);
   }
+  // An operator (`->>`, `//`, `:=`) is a term as written: "what does ->> do?" asks about it alone.
+  for (const operator of operatorsIn(text)) result.push(operator);
   return result;
 }
 
@@ -362,6 +364,8 @@ export function contentQuery(question: string): string {
     const keyword = keywords[index];
     // A call of a function named by a stop word (`now()`) too, with its parentheses: the search reads it as that function.
     const call = stopWordCalls(token)[0];
+    // An operator (`->>`, `//`), as written: the search reads it as one.
+    content.push(...operatorsIn(token));
     if (keyword) content.push(keyword.toUpperCase());
     else if (call) content.push(call);
     else if (identifier && /[\p{L}\p{N}][._]|_[\p{L}\p{N}]/u.test(identifier)) content.push(identifier.toLowerCase());

@@ -30,7 +30,7 @@ export interface IndexablePage {
  * statement that writes the page or, for a page indexed again, by markIndexed), and a server
  * indexes again the pages an earlier version indexed (reindexStalePages, store/pages.ts).
  */
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 
 export async function indexPage(tx: Queryable, page: IndexablePage): Promise<void> {
   await indexPages(tx, [page]);

@@ -274,15 +274,45 @@ export function identifierIn(piece: string): string | undefined {
  */
 export const IDENTIFIER_MARK = '~';
 
+/** A run of the signs operators are written with. */
+const SIGNS = /[-+*/%<>=!~@#^&|?:]+/g;
+const TWO_SIGNS = /[-+*/%<>=!~@#^&|?:]{2}/;
 /**
- * The identifiers of a text, the keywords it writes in capitals (keywordsIn) and the calls
- * of functions named by a stop word (stopWordCalls), as tsvector input (`'~pg_hba.conf':1,2 '~work_mem':1 '~having':1`), one
+ * Operators of two signs or more, as the query languages and programming languages that
+ * documentation describes write them: SQL's and PostgreSQL's (`->>`, `@>`, `||`, `::`,
+ * `<->`, `~*`), Python's (`//`, `**`, `:=`, `==`, `+=`), and the arrows and comparisons
+ * of most others. A single sign ("-", "?", "*") is punctuation as often as an operator.
+ */
+const OPERATORS = new Set(
+  `-> ->> #> #>> #- @> <@ @? @@ @@@ ?| ?& ?# ?- ?-| ?|| || :: := // ** == != <> <= >= << >> <<= >>= && &< &> <<| |>> &<| |&> <^ >^ -|-
+  <-> <<-> <->> ## @-@ ~~ ~~* !~~ !~~* ~* !~ !~* += -= *= /= //= **= %= &= |= ^= @= => === !==`.split(/\s+/),
+);
+
+/**
+ * The operators written in a text (`jsonb @> jsonb`, "-22 // 10", `data->>'name'`, `**kwargs`): each run of signs
+ * standing between words, spaces, quotes or brackets that is an operator, or is one before the question mark, colon
+ * or exclamation mark that ends a sentence ("what does ->>?"). "https://" and "--" are none.
+ */
+export function operatorsIn(text: string): string[] {
+  if (!TWO_SIGNS.test(text)) return [];
+  const found: string[] = [];
+  for (const [run] of text.matchAll(SIGNS)) {
+    const operator = OPERATORS.has(run) ? run : run.replace(/[?:!]+$/, '');
+    if (OPERATORS.has(operator)) found.push(operator);
+  }
+  return found;
+}
+
+/**
+ * The identifiers of a text, the keywords it writes in capitals (keywordsIn), the calls
+ * of functions named by a stop word (stopWordCalls) and its operators (operatorsIn), as tsvector input (`'~pg_hba.conf':1,2 '~work_mem':1 '~having':1`), one
  * position per occurrence up to a few: they carry their part's weight and count like
  * words in ranking. Identifiers hold no quote or backslash, so they need no escaping.
  */
 export function identifierVector(text: string): string {
   const identifiers = capitalKeywords(text, identifierWords(text));
   for (const call of stopWordCalls(text)) identifiers.set(call, (identifiers.get(call) ?? 0) + 1);
+  for (const operator of operatorsIn(text)) identifiers.set(operator, (identifiers.get(operator) ?? 0) + 1);
   return [...identifiers]
     .map(([word, count]) => `'${IDENTIFIER_MARK}${word}':${Array.from({ length: Math.min(count, MAX_IDENTIFIER_OCCURRENCES) }, (_, index) => index + 1).join(',')}`)
     .join(' ');

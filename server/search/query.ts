@@ -7,13 +7,13 @@
  * begins when it is the last one); a section must match every group (AND), or, when too
  * few do, as many groups as it can (OR).
  */
-import { hasUnspacedScript, identifierIn, isKeyword, keywordsIn, spaceUnspacedScripts, stopWordCalls, typedInCapitals } from './language.js';
+import { hasUnspacedScript, identifierIn, isKeyword, keywordsIn, operatorsIn, spaceUnspacedScripts, stopWordCalls, typedInCapitals } from './language.js';
 import type { HighlightTerms } from './snippet.js';
 
 /**
  * `identifier`: a name written with `_`, `.` or `-` (`pg_hba.conf`, `__init__`), a keyword in
- * capitals (`HAVING`) or a call of a function named by a stop word (`now()`), matched whole as
- * written; `identifier-prefix`, one still being typed.
+ * capitals (`HAVING`), a call of a function named by a stop word (`now()`) or an operator
+ * (`->>`, `//`), matched whole as written; `identifier-prefix`, one still being typed.
  */
 export type ChunkKind = 'plain' | 'prefix' | 'phrase' | 'identifier' | 'identifier-prefix';
 
@@ -49,7 +49,7 @@ export function parseQuery(query: string): QueryChunk[] {
   const input = query.normalize('NFC').slice(0, MAX_QUERY_CHARS);
   // A space after the last word says it is complete; otherwise the visitor may still be typing it.
   const lastIsComplete = /\s$/.test(input);
-  const typed = input.split(/\s+/).filter((piece) => HAS_WORD_CHARACTER.test(piece));
+  const typed = input.split(/\s+/).filter((piece) => HAS_WORD_CHARACTER.test(piece) || operatorsIn(piece).length > 0);
   const pieces = typed.map((piece) => piece.toLowerCase());
   // A keyword written in capitals ("WHERE", "HAVING") is one, unless the whole query is typed in capitals; a complete
   // query of nothing but keywords ("having ", "is not ") means them however it is written (being typed, "over" may be "overview").
@@ -67,6 +67,14 @@ export function parseQuery(query: string): QueryChunk[] {
   const chunks: QueryChunk[] = [];
   const seen = new Set<string>();
   pieces.forEach((piece, index) => {
+    // An operator (`->>`, `//`, `@>`) is looked up as written, as an identifier is, whether alone or between words (`data->>'name'`).
+    for (const operator of operatorsIn(piece)) {
+      const key = `identifier:${operator}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      chunks.push({ text: operator, kind: 'identifier', maxEdits: 0 });
+    }
+    if (!HAS_WORD_CHARACTER.test(piece)) return;
     const isLast = index === pieces.length - 1;
     let chunk: QueryChunk;
     const identifier = identifierIn(piece);

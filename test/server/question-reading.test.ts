@@ -7,6 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { actionAsked, askedAndTold, headingOpensAs, askFirst, inPagesWords, askingClauses, headingAsksAs, pageTerms, asQuestion, comparedNames, contentQuery, errorMessageIn, headedBy, isSettingEntry, namedApis, nameAsTyped, questionAsked, questionClauses, terms, withoutSubject } from '../../server/answer/text.js';
 
+test('an operator is a term as written: "what does ->> do?" asks about `->>`, and a link\'s slashes or a comment\'s dashes are none', () => {
+  assert.deepEqual(askedAndTold('what does ->> do?').asked, ['->>']);
+  assert.deepEqual(terms('a := b, x == y?'), [':=', '==']);
+  assert.equal(contentQuery('Why is -7 // 2 equal to -4?'), '7 // 2 equal 4');
+  assert.deepEqual(terms('see https://acme.test/x -- or c++'), terms('see https acme test x or c'));
+});
+
 test('a greeting before a question and thanks or a plea after it are not what it asks', () => {
   assert.equal(questionAsked('hi, how do I read a file line by line?'), 'how do I read a file line by line?');
   assert.equal(questionAsked('Hey there - what is the GIL? pls help'), 'what is the GIL?');

@@ -1,6 +1,7 @@
 /**
  * How search matches words on documentation: identifiers as written (`pg_hba.conf`,
- * `__init__`, `os.path.join`), found whole and ranked where they are defined, and a heading's
+ * `__init__`, `os.path.join`), found whole and ranked where they are defined; operators
+ * (`->>`, `//`) as written; a heading's
  * dotted name by its last word ("exists" of `os.path.exists`); every
  * prefix of a word the pages use, letter by letter; and a misspelt word corrected.
  */
@@ -141,6 +142,14 @@ before(async () => {
     ['library-builtins', 'Built-in checks', '# Built-in checks\n\n## any(iterable)\n\nReturn `True` if any element of the iterable is true.\n\n## all(iterable)\n\nReturn `True` if all elements of the iterable are true.'],
     ['ledger-time-functions', 'Ledger time functions', '# Ledger time functions\n\nThese functions return the current date and time.\n\n| Function | Description |\n| --- | --- |\n| `now` ( ) → `timestamp` | Current date and time (start of the current ledger transaction) |\n| `today` ( ) → `date` | Current date |'],
     ['now-and-then', 'Now and then', '# Now and then\n\nNow any ledger can be closed at any time, and all (or some) entries are kept.'],
+    // Operators, in an operator table and in prose; then signs that are no operator (a link, a comment's dashes).
+    [
+      'ledger-json',
+      'Ledger JSON operators',
+      '# Ledger JSON operators\n\n| Operator | Description |\n| --- | --- |\n| `ledgerdoc` `->>` `text` → `text` | Extracts the field with the given key, as text. |\n| `ledgerdoc` `@>` `ledgerdoc` → `boolean` | Does the first document contain the second? |',
+    ],
+    ['ledger-arithmetic', 'Ledger arithmetic', '# Ledger arithmetic\n\n## Floor division\n\nThe `//` operator divides two amounts and rounds down: `-7 // 2` is `-4`.'],
+    ['ledger-links', 'Ledger links', '# Ledger links\n\nA ledger is linked as https://acme.test/ledgers/7 and divides its pages into fields, -- one per key.'],
   ];
   for (const page of pages) await addPage(...page);
 });
@@ -166,6 +175,33 @@ describe('functions named by stop words', () => {
     const response = await server.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message: 'What does now() return?' } });
     assert.match(response.json.text, /Current date and time \(start of the current ledger transaction\)/);
     assert.deepEqual(response.json.sources.map((source: TestHit) => slugOf(source)), ['ledger-time-functions']);
+  });
+});
+
+describe('operators as written', () => {
+  test('an operator (`->>`, `@>`, `//`) finds where the pages write it, alone or beside words, and not signs that are none', async () => {
+    const cases: [query: string, slug: string][] = [
+      ['->> ', 'ledger-json'],
+      ['@>', 'ledger-json'],
+      ['ledgerdoc ->> text ', 'ledger-json'],
+      ['`//`', 'ledger-arithmetic'],
+      ['-7 // 2 ', 'ledger-arithmetic'],
+    ];
+    for (const [query, slug] of cases) {
+      const hits = await search(query);
+      assert.equal(slugOf(hits[0]), slug, `"${query}" should find ${slug} first, got ${hits.map(slugOf).join(', ')}`);
+      assert.ok(!hits.some((hit) => slugOf(hit) === 'ledger-links'), `"${query}" should not find a link's slashes or a comment's dashes`);
+    }
+  });
+
+  test('"What does ->> do?" and "what does // do?" are answered from where the operator is written', async () => {
+    const ask = async (message: string) => (await server.request('POST', '/api/v1/acme/widgets/help/chat', { token: 'ws_test_help', body: { message } })).json;
+    const field = await ask('What does ->> do?');
+    assert.match(field.text, /Extracts the field with the given key, as text/);
+    assert.deepEqual(field.sources.map((source: TestHit) => slugOf(source)), ['ledger-json']);
+    const division = await ask('what does // do?');
+    assert.match(division.text, /divides two amounts and rounds down/);
+    assert.deepEqual(division.sources.map((source: TestHit) => slugOf(source)), ['ledger-arithmetic']);
   });
 });
 
