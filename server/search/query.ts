@@ -184,6 +184,8 @@ export function highlightTerms(chunks: QueryChunk[], groups: ResolvedGroup[]): H
     }
     terms.words.push(chunk.text, ...group.corrections);
     if (chunk.kind === 'prefix') terms.prefixes.push(chunk.text);
+    // An operator is shown where it is written (`->>`), as it is written.
+    if (chunk.kind === 'identifier' && !HAS_WORD_CHARACTER.test(chunk.text)) terms.phrases.push(chunk.text);
     // Snippets mark words: an identifier is shown by its words (`shared`, `buffers`), the last one being typed.
     if (chunk.kind === 'identifier' || chunk.kind === 'identifier-prefix') {
       const parts = chunk.text.split(/[_.-]+/).filter(Boolean);

@@ -17,6 +17,7 @@ interface TestHit {
   url: string;
   title: string;
   section?: string;
+  snippet?: string;
 }
 
 let server: TestServer;
@@ -192,6 +193,8 @@ describe('operators as written', () => {
       assert.equal(slugOf(hits[0]), slug, `"${query}" should find ${slug} first, got ${hits.map(slugOf).join(', ')}`);
       assert.ok(!hits.some((hit) => slugOf(hit) === 'ledger-links'), `"${query}" should not find a link's slashes or a comment's dashes`);
     }
+    // The snippet shows the operator where the page writes it, marked.
+    assert.match((await search('->> '))[0]!.snippet ?? '', /<mark>-&gt;&gt;<\/mark>/);
   });
 
   test('"What does ->> do?" and "what does // do?" are answered from where the operator is written', async () => {
