@@ -311,8 +311,7 @@ export function operatorsIn(text: string): string[] {
  */
 export function identifierVector(text: string): string {
   const identifiers = capitalKeywords(text, identifierWords(text));
-  for (const call of stopWordCalls(text)) identifiers.set(call, (identifiers.get(call) ?? 0) + 1);
-  for (const operator of operatorsIn(text)) identifiers.set(operator, (identifiers.get(operator) ?? 0) + 1);
+  for (const name of [...stopWordCalls(text), ...operatorsIn(text)]) identifiers.set(name, (identifiers.get(name) ?? 0) + 1);
   return [...identifiers]
     .map(([word, count]) => `'${IDENTIFIER_MARK}${word}':${Array.from({ length: Math.min(count, MAX_IDENTIFIER_OCCURRENCES) }, (_, index) => index + 1).join(',')}`)
     .join(' ');

@@ -66,14 +66,16 @@ export function parseQuery(query: string): QueryChunk[] {
   }
   const chunks: QueryChunk[] = [];
   const seen = new Set<string>();
+  // Each chunk once: a word typed twice is looked up once.
+  const add = (chunk: QueryChunk) => {
+    const key = `${chunk.kind}:${chunk.text}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    chunks.push(chunk);
+  };
   pieces.forEach((piece, index) => {
     // An operator (`->>`, `//`, `@>`) is looked up as written, as an identifier is, whether alone or between words (`data->>'name'`).
-    for (const operator of operatorsIn(piece)) {
-      const key = `identifier:${operator}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      chunks.push({ text: operator, kind: 'identifier', maxEdits: 0 });
-    }
+    for (const operator of operatorsIn(piece)) add({ text: operator, kind: 'identifier', maxEdits: 0 });
     if (!HAS_WORD_CHARACTER.test(piece)) return;
     const isLast = index === pieces.length - 1;
     let chunk: QueryChunk;
@@ -91,10 +93,7 @@ export function parseQuery(query: string): QueryChunk[] {
     } else if (isLast && !lastIsComplete && pieces.length > 1 && ALPHANUMERIC.test(piece)) {
       return; // A single character still being typed after other words: wait for more.
     } else chunk = { text: piece, kind: 'plain', maxEdits: typoBudget(piece) };
-    const key = `${chunk.kind}:${chunk.text}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    chunks.push(chunk);
+    add(chunk);
   });
   // Keep the last word (it may be a prefix) when cutting a long question down.
   return chunks.length > MAX_GROUPS ? [...chunks.slice(0, MAX_GROUPS - 1), chunks[chunks.length - 1]!] : chunks;
