@@ -179,6 +179,10 @@ const TELLS_HOW = /^to\s+(?!illustrate\b|demonstrate\b|exemplify\b)\p{L}+\b[^.!?
 /** How much more such a sentence counts for a how-question. */
 const TELLS_HOW_WEIGHT = 2;
 
+/** A sentence that says by what a thing is turned on or set: "It can be enabled or disabled using the `-X utf8` command line option". */
+const MEANS_TOLD = /\b(?:can|may)\s+(?:also\s+|only\s+)?be\s+(?:enabled|disabled|activated|deactivated|turned\s+(?:on|off)|switched\s+(?:on|off)|set|configured|forced)(?:\s+or\s+(?:disabled|enabled|off|on|changed|set))?\s+(?:\w+\s+)?(?:using|with|by|via|through|in)\b/i;
+const INLINE_CODE = /`[^`\n]+`/;
+
 const WHY_ASKED = /^\s*(?:why|how come)\b/i;
 /** In a sentence ending with a colon, what announces the reasons listed after it: "There are two factors that produce this result:". */
 const REASONS = /\b(?:reasons?|factors?|causes?)\b/i;
@@ -528,6 +532,16 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       lead.more = lead.more ? `${lead.more} ${termed(other, quotedText)}` : termed(other, quotedText);
       for (const term of other.terms) lead.terms.add(term);
     }
+  // "How do I force UTF-8 …?" answered by what the mode does is told how to turn it on, where a later sentence of the passage
+  // says so, naming the option or variable to use ("It can be enabled or disabled using the `-X utf8` command line option …").
+  const quotedSoFar = `${lead.lead} ${lead.more ?? ''}`;
+  if (asksHow && !lead.example?.includes('```') && !TELLS_HOW.test(quotedSoFar) && !MEANS_TOLD.test(quotedSoFar)) {
+    const means = units.find((unit) => unit.passage === first.passage && unit.position > first.position && isProse(unit) && ENDS_SENTENCE.test(unit.text) && MEANS_TOLD.test(unit.text) && INLINE_CODE.test(unit.text) && !quotedSoFar.includes(unit.text));
+    if (means) {
+      lead.more = lead.more ? `${lead.more} ${termed(means, quotedSoFar)}` : termed(means, quotedSoFar);
+      for (const term of means.terms) lead.terms.add(term);
+    }
+  }
   // A reference page's opening line names what is asked and says what for ("VACUUM — garbage-collect and optionally analyze a
   // database"); its description, which retrieval puts right after it, says what it does: its opening sentences follow.
   const following = passages[first.passage.rank + 1];

@@ -2955,3 +2955,39 @@ describe('a lead that announces its example, and a later sentence that says the 
     assert.ok(json.text.trimEnd().endsWith("```python\n>>> ledger.state\n'open'\n```"), json.text);
   });
 });
+
+describe('a how-question answered by what a mode does, from a passage that says later how to turn it on', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    await pushPage(own, 'strict-mode', 'Strict mode', [
+      '# Strict mode',
+      '',
+      'Strict mode ignores the shop settings and forces strict checks on every import:',
+      '',
+      '- Prices must have two decimals.',
+      '- `sku` values must be unique.',
+      '',
+      'Note that the checks of prices in strict mode can be overridden by `ACME_PRICE_CHECK`, as they can in the default mode.',
+      '',
+      'Strict mode is on by default for shops created after 2024.',
+      '',
+      'It can be enabled or disabled using the `--strict` command line option and the `ACME_STRICT` environment variable.',
+    ].join('\n'));
+  });
+  after(() => own.stop());
+
+  test('the sentence that names the option and the variable to use follows the lead', async () => {
+    const { json } = await chatOn(own, 'How do I force strict checks on imports regardless of the shop settings?');
+    assert.match(json.text, /^Strict mode ignores the shop settings and forces strict checks on every import/, json.text);
+    assert.ok(json.text.includes('It can be enabled or disabled using the `--strict` command line option and the `ACME_STRICT` environment variable [1].'), json.text);
+    // What overrides a part of it is not how to turn it on.
+    assert.ok(!json.text.includes('ACME_PRICE_CHECK'), json.text);
+  });
+
+  test('a question that does not ask how is answered without it', async () => {
+    const { json } = await chatOn(own, 'What does strict mode check on imports?');
+    assert.match(json.text, /^Strict mode ignores the shop settings and forces strict checks on every import/, json.text);
+    assert.ok(!json.text.includes('`--strict`'), json.text);
+  });
+});
