@@ -147,7 +147,9 @@ const VERSION_NOTE = /^(?:new|added|changed|deprecated) (?:in|since) version [\d
 
 /** A note of what a version changed ("Changed in version 3.9: … raise `ImportError` instead of `ValueError`"). */
 const CHANGE_NOTE = /^(?:new|added|changed|deprecated|removed) (?:in|since) version\b/i;
-/** How much a change note counts against another sentence, unless the question asks about versions. */
+/** What used to be, before a release: "Before PostgreSQL 10, it was necessary …", "In Python versions 3.5 to 3.10 you could …". */
+const TELLS_PAST = /^(?:before|prior to|until|up to|in)\s+(?:\p{Lu}[\p{L}/]*\s+(?:versions?\s+)?|versions?\s+|v)\d+(?:\.\d+)*(?:\s+(?:to|and|through)\s+\d+(?:\.\d+)*)?,?\s+(?:it\s+was|you\s+(?:could|had|needed|would)|there\s+was|(?:\p{L}+\s+){1,2}(?:was|were|had|could|did))\b/iu;
+/** How much a change note, or what used to be, counts against another sentence, unless the question asks about versions. */
 const CHANGE_NOTE_WEIGHT = 0.5;
 
 /** A sentence that ends as a statement does (not with a colon, nor cut off before an example). */
@@ -416,8 +418,9 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       // "This chapter explains how the Write-Ahead Log is used" points to an answer without giving it; "CREATE VIEW —
       // define a new view" says what a command does, which answers "How do I …?" less than a sentence that shows how.
       const signpost = isSignpost(unit.text) || unit.furtherReading ? 0.1 : asksHow && NAME_AND_PURPOSE.test(unit.text) ? NAME_AND_PURPOSE_FOR_HOW : 1;
-      // "Changed in version 3.9: … raise `ImportError` …" says what a version changed, not what happens now.
-      const changeNote = !changesAsked && CHANGE_NOTE.test(unit.text) ? CHANGE_NOTE_WEIGHT : 1;
+      // "Changed in version 3.9: … raise `ImportError` …" says what a version changed, not what happens now; "Before
+      // PostgreSQL 10, it was necessary …" what used to be.
+      const changeNote = !changesAsked && (CHANGE_NOTE.test(unit.text) || TELLS_PAST.test(unit.text.replace(/`/g, ''))) ? CHANGE_NOTE_WEIGHT : 1;
       // "Which setting …?" asks for a setting's name: its entry says it.
       const setting = settingAsked && isSettingEntry(unit.passage.section.section, unit.passage.section.title) ? SETTING_ENTRY : 1;
       // Later sentences of a passage count less, but not the one explaining a pasted error: it is where the page shows it.

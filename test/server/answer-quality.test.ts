@@ -2991,3 +2991,28 @@ describe('a how-question answered by what a mode does, from a passage that says 
     assert.ok(!json.text.includes('`--strict`'), json.text);
   });
 });
+
+describe('a sentence that tells what used to be before a release', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(100) });
+    await pushPage(own, 'refund-limits', 'Refund limits', [
+      '# Refund limits',
+      '',
+      '## Raising the refund limit',
+      '',
+      'Before Acme 3, it was necessary to raise the refund limit of a shop by writing to support, as the refund limit could not be raised from the dashboard. The refund limit is raised in the dashboard, under Billing.',
+    ].join('\n'));
+  });
+  after(() => own.stop());
+
+  test('gives its place to the sentence that says how it is done now', async () => {
+    const { json } = await chatOn(own, 'How do I raise the refund limit?');
+    assert.match(json.text, /^The refund limit is raised in the dashboard, under Billing/, json.text);
+  });
+
+  test('answers a question about that release', async () => {
+    const { json } = await chatOn(own, 'How was the refund limit raised before Acme 3?');
+    assert.match(json.text, /^Before Acme 3, it was necessary to raise the refund limit/, json.text);
+  });
+});
