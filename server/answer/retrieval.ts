@@ -26,13 +26,13 @@
 import type { Hit, Source } from '../../wire/contract.js';
 import { MAX_QUERY_CHARS } from '../search/query.js';
 import { isVocabularyWord } from '../search/language.js';
-import { completesWord, pageHeadings, publicHits, searchHeadingWords, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionPieces, sectionsAfterOpening, examplesAfter, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
+import { pageOpenings, completesWord, pageHeadings, publicHits, searchHeadingWords, searchHeadings, searchSections, searchSectionsSpelled, sectionHeaded, sectionPieces, sectionsAfterOpening, examplesAfter, vocabularyPages, wordsStartingWith, type PagesSearched, type SectionHit } from '../search/search.js';
 import type { Queryable } from '../store/db.js';
 import { fencedBlocks, plainInline } from '../content/markdown.js';
 import { escapeRegExp } from '../search/snippet.js';
 import { readSectionMarkdown } from '../store/sections.js';
 import { isNavigation, NAME_TITLE } from '../search/sections.js';
-import { entryHeadingOf, headingAsksAs, headingOpensAs, inPagesWords, namesNoTopic, calls, calledEntry, HOW_TO_ASKED, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, nameAsTyped, onlyNamesPurpose, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
+import { entryHeadingOf, headingAsksAs, headingOpensAs, inPagesWords, namesNoTopic, calls, calledEntry, HOW_TO_ASKED, SETTING_ASKED, isSettingEntry, abbreviating, comparedNames, COMPARING, headedBy, withoutKind, abbreviationsIn, askedAndTold, kindsAsNamed, DEFINITION_ASKED, HOW_ASKED, contentQuery, errorMessageIn, errorStretch, errorStretches, showsErrorStretch, headingExactness, headingTerms, isApiHeading, keywords, namedApis, nameAsTyped, onlyNamesPurpose, purposeNamed, stem, isStopWord, synonymsOf, ownHeading, parentHeadings, questionClauses, share, terms, pageTerms, unaskedHeadingShare, questionAsked } from './text.js';
 import type { GroundingSection, PageContext } from './types.js';
 import { CHANGES_ASKED, isReleaseNotes } from '../search/release-notes.js';
 
@@ -200,6 +200,20 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   if (lastQuestion) await ask({ text: contentQuery(lastQuestion) || lastQuestion, weight: 0.3 });
   if (input.context?.title) await ask({ text: input.context.title, weight: 0.15 });
 
+  // "How do I install an extension?": a reference page that says in its opening line what it is for ("CREATE EXTENSION —
+  // install an extension") in the question's words is what does it, though ranking by words puts a section headed
+  // "Installing Extensions Using Update Scripts" before it, and finds the page by its examples if at all.
+  const purposeOf = new Set<string>();
+  if (HOW_TO_ASKED.test(input.question)) {
+    const wanted = new Set(askedTerms);
+    const pages = [...candidates.values()].sort((a, b) => b.fused - a.fused).slice(0, PIECES_OF).map(({ hit }) => hit.pageId);
+    const doers = (await pageOpenings(db, { organisationId: input.organisationId, pageIds: pages }))
+      .map((hit) => ({ hit, covered: purposeCoverage(hit, wanted) }))
+      .filter(({ covered }) => covered >= 2 && covered === wanted.size)
+      .slice(0, PURPOSE_PAGES);
+    fuse(doers.map(({ hit }) => hit), 1);
+    for (const { hit } of doers) purposeOf.add(hit.id);
+  }
   // A section is read whole: a search that found one piece of it (the "See also" that goes on after the entries under
   // it, or one part of a long section) leaves out others, such as the opening that says what its heading names.
   const address = (hit: SectionHit) => `${hit.pageId} ${hit.url} ${hit.section ?? ''}`;
@@ -250,7 +264,8 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       markdown: markdown.get(entry.hit.id) ?? '',
       titleTerms: spelledOut(new Set(pageTerms(entry.hit.title))),
       // A page's opening section is headed by the page title.
-      headingTerms: asKinds(spelledOut(headingTerms(ownHeading(entry.hit.section) || entry.hit.title))),
+      // The opening of a page that says in its first line what it does ("CREATE EXTENSION — install an extension") is headed by that too.
+      headingTerms: asKinds(spelledOut(headingTerms(`${ownHeading(entry.hit.section) || entry.hit.title}${purposeOf.has(entry.hit.id) ? ` ${purposeNamed(entry.hit.text.split('\n', 1)[0]!) ?? ''}` : ''}`))),
       bodyTerms: spelledOut(new Set(sentences.flat())),
       // "Exporting payments › Options": the headings above a section name what it is about too.
       parentTerms: spelledOut(headingTerms(parentHeadings(entry.hit.section))),
@@ -389,6 +404,17 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // ("Basic example") shows how, and follows it, one passage more. Not among search hits (`snippets`): nobody searched for it.
   const sections = HOW_TO_ASKED.test(input.question) && !input.snippets ? await withExample(db, input.organisationId, chosen) : chosen;
   return { sections, question: await asWrittenIn(vocabulary, question, contentWords, sections[0]) };
+}
+
+/** The most pages put forward for saying in their opening line what the question asks to do. */
+const PURPOSE_PAGES = 3;
+
+/** How many of the wanted terms a page's opening says it is for: in its first line ("CREATE EXTENSION — install an extension"), or in its title ("json — JSON encoder and decoder"). */
+function purposeCoverage(opening: SectionHit, wanted: Set<string>): number {
+  const purpose = purposeNamed(opening.text.split('\n', 1)[0]!) ?? purposeNamed(opening.title);
+  if (!purpose) return 0;
+  const said = new Set(terms(purpose));
+  return [...wanted].filter((term) => said.has(term)).length;
 }
 
 /** Markdown that shows code or numbered steps. */

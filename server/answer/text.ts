@@ -445,6 +445,11 @@ export function headingTerms(heading: string): Set<string> {
 /** A line naming something and saying what it does, a reference page's opening: "CREATE VIEW — define a new view". */
 export const NAME_AND_PURPOSE = /^\S.*\s[—–]\s\S/;
 
+/** What a line naming something says it does ("define a new view" of "CREATE VIEW — define a new view"), when it is such a line. */
+export function purposeNamed(line: string): string | undefined {
+  return /^\S.*?\s[—–]\s(\S.*)$/.exec(line.trim())?.[1];
+}
+
 /** Whether a text (plain, or markdown of one line) is only such a line, no sentence: what a reference page opens with before its description. */
 export function onlyNamesPurpose(text: string): boolean {
   const line = text.trim();

@@ -643,3 +643,15 @@ function toHit(row: SectionRow, terms: HighlightTerms | undefined): SectionHit {
   if (row.path) hit.section = row.path;
   return hit;
 }
+
+/** The opening section (the part before the first heading) of each of some pages. */
+export async function pageOpenings(db: Queryable, params: { organisationId: string; pageIds: string[] }): Promise<SectionHit[]> {
+  if (params.pageIds.length === 0) return [];
+  const rows = await db.query<SectionRow>(
+    `${SECTIONS_WITH_TEXT}
+      WHERE s.page_id = ANY($2::text[]) AND s.organisation_id = $1 AND s.position = 0
+      ORDER BY s.url COLLATE "C"`,
+    [params.organisationId, [...new Set(params.pageIds)]],
+  );
+  return rows.map((row) => toHit(row, NOTHING_HIGHLIGHTED));
+}

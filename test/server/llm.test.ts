@@ -215,3 +215,50 @@ test('the upstream stream parser copes with events split anywhere and CRLF line 
     assert.deepEqual(payloads, ['{"a":1}', '[DONE]'], `cut at ${cut}`);
   }
 });
+
+describe('the grounding of "How do I …?" and a reference page that says in its opening line what it is for', () => {
+  let own: TestServer;
+  before(async () => {
+    own = await startTestServer({ fixture: answerFixture(10_000) });
+    own.context.services.answerEngine = createOpenAiEngine({ baseUrl: upstream.baseUrl, model: 'test-model', apiKey: 'sk-test' });
+    const push = async (slug: string, title: string, lines: string[]) => {
+      const response = await own.request('POST', '/api/v1/acme/sources/docs/pages', { token: 'ak_test_all', body: { url: `https://acme.test/docs/${slug}`, title, content: lines.join('\n') } });
+      assert.equal(response.status, 201, response.text);
+    };
+    await push('sync-orders', 'SYNC ORDERS', [
+      '# SYNC ORDERS',
+      '',
+      'SYNC ORDERS — copy orders between two shops',
+      '',
+      '## Description',
+      '',
+      '`SYNC ORDERS` reads the orders of one shop and writes them to another, with their numbers.',
+    ]);
+    await push('shop-exports', 'Shop exports', [
+      '# Shop exports',
+      '',
+      '## Copying Orders Between Shops Using Export Files',
+      '',
+      'An export file of orders can be copied to another shop, and read there by its import. Orders copied between shops this way get new numbers.',
+    ]);
+  });
+  after(() => own.stop());
+
+  const groundingOf = async (question: string) => {
+    upstream.setScript(streamDeltas(['An answer [1].']));
+    upstream.requests.length = 0;
+    await own.request('POST', CHAT, { token: 'ws_test_help', body: { message: question } });
+    const system: string = upstream.requests[0]!.body.messages[0].content;
+    return [...system.matchAll(/^\[\d+\] .*\((\S+)\)$/gm)].map((match) => match[1]);
+  };
+
+  test('the page that does what is asked comes first, before a section headed by the same words that does it another way', async () => {
+    const urls = await groundingOf('How do I copy orders between shops?');
+    assert.equal(urls[0], 'https://acme.test/docs/sync-orders', urls.join(' '));
+  });
+
+  test('a question that does not ask how to do it is grounded first in the section about it', async () => {
+    const urls = await groundingOf('Do orders copied between shops keep their numbers?');
+    assert.equal(urls[0], 'https://acme.test/docs/shop-exports#copying-orders-between-shops-using-export-files', urls.join(' '));
+  });
+});
