@@ -183,6 +183,7 @@ const TELLS_HOW_WEIGHT = 2;
 
 /** A sentence that says by what a thing is turned on or set: "It can be enabled or disabled using the `-X utf8` command line option". */
 const MEANS_TOLD = /\b(?:can|may)\s+(?:also\s+|only\s+)?be\s+(?:enabled|disabled|activated|deactivated|turned\s+(?:on|off)|switched\s+(?:on|off)|set|configured|forced)(?:\s+or\s+(?:disabled|enabled|off|on|changed|set))?\s+(?:\w+\s+)?(?:using|with|by|via|through|in)\b/i;
+/** Code in backticks within a sentence: the option or variable it names. */
 const INLINE_CODE = /`[^`\n]+`/;
 
 const WHY_ASKED = /^\s*(?:why|how come)\b/i;
