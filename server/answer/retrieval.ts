@@ -203,16 +203,15 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
   // "How do I install an extension?": a reference page that says in its opening line what it is for ("CREATE EXTENSION —
   // install an extension") in the question's words is what does it, though ranking by words puts a section headed
   // "Installing Extensions Using Update Scripts" before it, and finds the page by its examples if at all.
-  const purposeOf = new Set<string>();
+  const purposes = new Map<string, string>();
   if (HOW_TO_ASKED.test(input.question)) {
-    const wanted = new Set(askedTerms);
     const pages = [...candidates.values()].sort((a, b) => b.fused - a.fused).slice(0, PIECES_OF).map(({ hit }) => hit.pageId);
     const doers = (await pageOpenings(db, { organisationId: input.organisationId, pageIds: pages }))
-      .map((hit) => ({ hit, covered: purposeCoverage(hit, wanted) }))
-      .filter(({ covered }) => covered >= 2 && covered === wanted.size)
+      .map((hit) => ({ hit, purpose: purposeOfOpening(hit) }))
+      .filter(({ purpose }) => purpose !== undefined && saysEvery(purpose, askedTerms))
       .slice(0, PURPOSE_PAGES);
     fuse(doers.map(({ hit }) => hit), 1);
-    for (const { hit } of doers) purposeOf.add(hit.id);
+    for (const { hit, purpose } of doers) purposes.set(hit.id, purpose!);
   }
   // A section is read whole: a search that found one piece of it (the "See also" that goes on after the entries under
   // it, or one part of a long section) leaves out others, such as the opening that says what its heading names.
@@ -265,7 +264,7 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
       titleTerms: spelledOut(new Set(pageTerms(entry.hit.title))),
       // A page's opening section is headed by the page title.
       // The opening of a page that says in its first line what it does ("CREATE EXTENSION — install an extension") is headed by that too.
-      headingTerms: asKinds(spelledOut(headingTerms(`${ownHeading(entry.hit.section) || entry.hit.title}${purposeOf.has(entry.hit.id) ? ` ${purposeNamed(entry.hit.text.split('\n', 1)[0]!) ?? ''}` : ''}`))),
+      headingTerms: asKinds(spelledOut(headingTerms(`${ownHeading(entry.hit.section) || entry.hit.title}${purposes.has(entry.hit.id) ? ` ${purposes.get(entry.hit.id)}` : ''}`))),
       bodyTerms: spelledOut(new Set(sentences.flat())),
       // "Exporting payments › Options": the headings above a section name what it is about too.
       parentTerms: spelledOut(headingTerms(parentHeadings(entry.hit.section))),
@@ -409,12 +408,16 @@ export async function retrieveSections(db: Queryable, given: RetrievalInput): Pr
 /** The most pages put forward for saying in their opening line what the question asks to do. */
 const PURPOSE_PAGES = 3;
 
-/** How many of the wanted terms a page's opening says it is for: in its first line ("CREATE EXTENSION — install an extension"), or in its title ("json — JSON encoder and decoder"). */
-function purposeCoverage(opening: SectionHit, wanted: Set<string>): number {
-  const purpose = purposeNamed(opening.text.split('\n', 1)[0]!) ?? purposeNamed(opening.title);
-  if (!purpose) return 0;
+/** What a page's opening says the page is for: in its first line ("CREATE EXTENSION — install an extension"), or in its title ("json — JSON encoder and decoder"). */
+function purposeOfOpening(opening: SectionHit): string | undefined {
+  return purposeNamed(opening.text.split('\n', 1)[0]!) ?? purposeNamed(opening.title);
+}
+
+/** Whether a purpose says every one of the question's terms, two at least. */
+function saysEvery(purpose: string, asked: string[]): boolean {
+  const wanted = new Set(asked);
   const said = new Set(terms(purpose));
-  return [...wanted].filter((term) => said.has(term)).length;
+  return wanted.size >= 2 && [...wanted].every((term) => said.has(term));
 }
 
 /** Markdown that shows code or numbered steps. */
