@@ -524,27 +524,28 @@ export function composeAnswer(given: Pick<GenerateInput, 'question' | 'sections'
       for (const term of supporting.unit.terms) lead.terms.add(term);
     }
   }
+  // What the lead's sentences say so far, and another sentence of its passage quoted after them (after the example).
+  const quotedSoFar = () => `${lead.lead} ${lead.more ?? ''}`;
+  const goOnWith = (unit: Unit, said: string) => {
+    lead.more = lead.more ? `${lead.more} ${termed(unit, said)}` : termed(unit, said);
+    for (const term of unit.terms) lead.terms.add(term);
+  };
   // A question of two parts that the passage answers both of ("Why did … deadlock, and how do I avoid it?") is answered
   // for both from it: a part the quoted sentences say nothing of gets the passage's sentence for it, after the example.
   if (parts.length > 1)
     for (const part of parts) {
-      const quotedText = `${lead.lead} ${lead.more ?? ''}`;
+      const quotedText = quotedSoFar();
       const said = new Set(pageTerms(plainInline(quotedText)));
       if (part.length === 0 || part.some((term) => said.has(term)) || !part.every((term) => first.passage.allTerms.has(term))) continue;
       const other = best(units.filter((unit) => unit.passage === first.passage && isProse(unit) && ENDS_SENTENCE.test(unit.text) && !quotedText.includes(unit.text)), part)?.unit;
-      if (!other) continue;
-      lead.more = lead.more ? `${lead.more} ${termed(other, quotedText)}` : termed(other, quotedText);
-      for (const term of other.terms) lead.terms.add(term);
+      if (other) goOnWith(other, quotedText);
     }
   // "How do I force UTF-8 …?" answered by what the mode does is told how to turn it on, where a later sentence of the passage
   // says so, naming the option or variable to use ("It can be enabled or disabled using the `-X utf8` command line option …").
-  const quotedSoFar = `${lead.lead} ${lead.more ?? ''}`;
-  if (asksHow && !lead.example?.includes('```') && !TELLS_HOW.test(quotedSoFar) && !MEANS_TOLD.test(quotedSoFar)) {
-    const means = units.find((unit) => unit.passage === first.passage && unit.position > first.position && isProse(unit) && ENDS_SENTENCE.test(unit.text) && MEANS_TOLD.test(unit.text) && INLINE_CODE.test(unit.text) && !quotedSoFar.includes(unit.text));
-    if (means) {
-      lead.more = lead.more ? `${lead.more} ${termed(means, quotedSoFar)}` : termed(means, quotedSoFar);
-      for (const term of means.terms) lead.terms.add(term);
-    }
+  const leadSays = quotedSoFar();
+  if (asksHow && !lead.example?.includes('```') && !TELLS_HOW.test(leadSays) && !MEANS_TOLD.test(leadSays)) {
+    const means = units.find((unit) => unit.passage === first.passage && unit.position > first.position && isProse(unit) && ENDS_SENTENCE.test(unit.text) && MEANS_TOLD.test(unit.text) && INLINE_CODE.test(unit.text) && !leadSays.includes(unit.text));
+    if (means) goOnWith(means, leadSays);
   }
   // A reference page's opening line names what is asked and says what for ("VACUUM — garbage-collect and optionally analyze a
   // database"); its description, which retrieval puts right after it, says what it does: its opening sentences follow.
